@@ -1,0 +1,78 @@
+//! Drives one call: catches panics, enforces the deadline, honours cancellation.
+
+use std::any::Any;
+use std::fmt;
+use std::future::{Future, poll_fn};
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::pin::pin;
+use std::task::Poll;
+use std::time::Duration;
+
+use tokio::time::Instant;
+
+use super::context::ToolContext;
+use crate::{FailureKind, ToolFailure};
+
+/// Runs `fut` for `tool` under the context's deadline (and the tool's own `timeout`, whichever
+/// ends first) and cancellation. A panic becomes an internal failure; an expired deadline a
+/// timeout failure; a cancellation a cancelled failure. In each case `fut` is dropped.
+///
+/// Costs nothing extra when there is no deadline and no cancellation token: no timer is
+/// armed and nothing is allocated.
+pub async fn drive<T, F>(tool: &str, ctx: &ToolContext, timeout: Option<Duration>, fut: F) -> Result<T, ToolFailure>
+where
+    F: Future<Output = Result<T, ToolFailure>>,
+{
+    let own_deadline = timeout.map(|t| Instant::now() + t);
+    let deadline = match (own_deadline, ctx.deadline()) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    };
+    let budget = deadline.map(|d| d.saturating_duration_since(Instant::now()));
+    let mut fut = pin!(fut);
+    let mut sleep = pin!(deadline.map(tokio::time::sleep_until));
+    let mut cancelled = pin!(ctx.cancellation_token().map(|t| t.cancelled()));
+    poll_fn(|cx| {
+        if let Some(c) = cancelled.as_mut().as_pin_mut() {
+            if c.poll(cx).is_ready() {
+                return Poll::Ready(Err(ToolFailure::cancelled(tool)));
+            }
+        }
+        match catch_unwind(AssertUnwindSafe(|| fut.as_mut().poll(cx))) {
+            Ok(Poll::Ready(result)) => return Poll::Ready(result),
+            Ok(Poll::Pending) => {}
+            Err(payload) => return Poll::Ready(Err(panicked(tool, &*payload))),
+        }
+        if let Some(s) = sleep.as_mut().as_pin_mut() {
+            if s.poll(cx).is_ready() {
+                return Poll::Ready(Err(ToolFailure::timeout(tool, budget.unwrap_or_default())));
+            }
+        }
+        Poll::Pending
+    })
+    .await
+}
+
+/// The text of a panic, kept as the failure's source so logs see it and models do not.
+#[derive(Debug)]
+struct Panic(String);
+
+impl fmt::Display for Panic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "panic: {}", self.0)
+    }
+}
+
+impl std::error::Error for Panic {}
+
+fn panicked(tool: &str, payload: &(dyn Any + Send)) -> ToolFailure {
+    let text = payload
+        .downcast_ref::<&str>()
+        .map(|s| (*s).to_owned())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "non-string panic payload".to_owned());
+    ToolFailure::ordinary(format!("tool `{tool}` panicked"))
+        .with_kind(FailureKind::Internal)
+        .with_code("panic")
+        .with_source(Panic(text))
+}

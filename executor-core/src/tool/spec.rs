@@ -1,0 +1,126 @@
+//! `ToolSpec`: what a client needs to know to call a tool.
+
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// Behaviour hints, as MCP's tool annotations. They are hints: clients must not trust them for
+/// security decisions.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ToolAnnotations {
+    /// A human-readable title.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    /// The tool does not change its environment.
+    #[serde(default, rename = "readOnlyHint", skip_serializing_if = "Option::is_none")]
+    pub read_only: Option<bool>,
+    /// The tool may make destructive updates.
+    #[serde(default, rename = "destructiveHint", skip_serializing_if = "Option::is_none")]
+    pub destructive: Option<bool>,
+    /// Calling it twice with the same arguments has no further effect.
+    #[serde(default, rename = "idempotentHint", skip_serializing_if = "Option::is_none")]
+    pub idempotent: Option<bool>,
+    /// The tool talks to an open world (the web, other services).
+    #[serde(default, rename = "openWorldHint", skip_serializing_if = "Option::is_none")]
+    pub open_world: Option<bool>,
+}
+
+/// A tool's name, description, schemas and hints.
+///
+/// Generated tools build theirs once per process and share it behind an `Arc`; listing specs
+/// never rebuilds them.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub struct ToolSpec {
+    /// Unique within an executor; matches `^[A-Za-z0-9_.-]{1,64}$` for generated tools.
+    pub name: String,
+    /// What the tool does, for the model.
+    pub description: String,
+    /// JSON Schema (2020-12) of the arguments object.
+    pub input_schema: Value,
+    /// JSON Schema (2020-12) of the result, when known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub output_schema: Option<Value>,
+    /// Behaviour hints.
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub annotations: ToolAnnotations,
+    /// The failure codes the tool can produce (beyond the runtime's own).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub failure_codes: Vec<String>,
+    /// The tool's own time limit.
+    #[serde(default, skip_serializing_if = "Option::is_none", rename = "timeoutMs", with = "opt_millis")]
+    pub timeout: Option<Duration>,
+}
+
+fn is_default(a: &ToolAnnotations) -> bool {
+    *a == ToolAnnotations::default()
+}
+
+impl ToolSpec {
+    /// A spec with no output schema, hints, failure codes or timeout.
+    #[must_use]
+    pub fn new(name: impl Into<String>, description: impl Into<String>, input_schema: Value) -> Self {
+        Self {
+            name: name.into(),
+            description: description.into(),
+            input_schema,
+            output_schema: None,
+            annotations: ToolAnnotations::default(),
+            failure_codes: Vec::new(),
+            timeout: None,
+        }
+    }
+
+    /// Sets the output schema.
+    #[must_use]
+    pub fn with_output_schema(mut self, schema: Value) -> Self {
+        self.output_schema = Some(schema);
+        self
+    }
+
+    /// Sets the hints.
+    #[must_use]
+    pub fn with_annotations(mut self, annotations: ToolAnnotations) -> Self {
+        self.annotations = annotations;
+        self
+    }
+
+    /// Sets the failure codes.
+    #[must_use]
+    pub fn with_failure_codes<I, S>(mut self, codes: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        self.failure_codes = codes.into_iter().map(Into::into).collect();
+        self
+    }
+
+    /// Sets the tool's own time limit.
+    #[must_use]
+    pub fn with_timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = Some(timeout);
+        self
+    }
+}
+
+mod opt_millis {
+    use std::time::Duration;
+
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    #[allow(clippy::ref_option)] // serde's `with` passes `&Option<T>`
+    pub fn serialize<S: Serializer>(value: &Option<Duration>, s: S) -> Result<S::Ok, S::Error> {
+        match value {
+            Some(d) => s.serialize_u64(u64::try_from(d.as_millis()).unwrap_or(u64::MAX)),
+            None => s.serialize_none(),
+        }
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Duration>, D::Error> {
+        Ok(Option::<u64>::deserialize(d)?.map(Duration::from_millis))
+    }
+}

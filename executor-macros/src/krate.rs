@@ -1,0 +1,34 @@
+//! The path generated code uses to reach the runtime: `::executor_core` unless overridden with
+//! `crate = ::some::reexport`.
+
+use proc_macro2::TokenStream;
+use quote::{ToTokens, quote};
+
+#[derive(Clone, Default)]
+pub struct CratePath(Option<syn::Path>);
+
+impl CratePath {
+    /// Parses the value of a `crate = …` key. Relative paths are rejected: they would resolve
+    /// differently in every module the macro is used in (bon's rule).
+    pub fn parse_value(input: syn::parse::ParseStream<'_>) -> syn::Result<Self> {
+        let path: syn::Path = input.parse()?;
+        let absolute = path.leading_colon.is_some()
+            || path.segments.first().is_some_and(|s| s.ident == "crate" || s.ident == "$crate");
+        if !absolute {
+            return Err(syn::Error::new_spanned(
+                &path,
+                "`crate` must be an absolute path; write `crate = ::executor_core` or `crate = crate::reexport`",
+            ));
+        }
+        Ok(Self(Some(path)))
+    }
+}
+
+impl ToTokens for CratePath {
+    fn to_tokens(&self, tokens: &mut TokenStream) {
+        match &self.0 {
+            Some(path) => path.to_tokens(tokens),
+            None => tokens.extend(quote!(::executor_core)),
+        }
+    }
+}

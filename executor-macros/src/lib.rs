@@ -1,0 +1,40 @@
+//! Procedural macros for [`executor-core`](https://docs.rs/executor-core). Depend on
+//! `executor-core`, which re-exports them; generated code reaches the runtime through
+//! `::executor_core::__private` (or the `crate = …` override).
+
+// Allowed as in thiserror and serde_derive: syn values are passed by value through the pipeline.
+#![allow(clippy::needless_pass_by_value, clippy::module_name_repetitions)]
+
+mod diag;
+mod krate;
+mod schema;
+mod tool;
+mod tools;
+mod toolset;
+mod util;
+
+use proc_macro::TokenStream;
+
+/// Makes a function a tool: see the `executor-core` crate docs.
+///
+/// Keys: `name = "…"`, `title = "…"`, `description = "…"`, `read_only`, `destructive`,
+/// `idempotent`, `open_world` (each optionally `= false`), `timeout = "5s"`, `crate = path`.
+/// Parameters take `#[arg(default)]`, `#[arg(default = expr)]`, `#[arg(rename = "…")]`,
+/// `#[arg(description = "…")]` and doc comments.
+#[proc_macro_attribute]
+pub fn tool(args: TokenStream, item: TokenStream) -> TokenStream {
+    tool::expand(args.into(), item.into()).into()
+}
+
+/// Makes the `#[tool]` methods of an inherent impl block the tools of a `ToolExecutor`.
+#[proc_macro_attribute]
+pub fn tools(args: TokenStream, item: TokenStream) -> TokenStream {
+    tools::expand(args.into(), item.into()).into()
+}
+
+/// Builds a `ToolSet` from free-fn tools: `toolset![add, math::divide]`. Two tools with one
+/// name are a compile error.
+#[proc_macro]
+pub fn toolset(input: TokenStream) -> TokenStream {
+    toolset::expand(input.into()).into()
+}

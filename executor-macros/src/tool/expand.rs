@@ -1,0 +1,398 @@
+//! Code generation for one tool: its spec and its call body. Infallible; the model is checked.
+
+use proc_macro2::{Delimiter, Group, Ident, Spacing, Span, TokenStream, TokenTree};
+use quote::{format_ident, quote, quote_spanned};
+use syn::Type;
+
+use super::model::{Arg, Decode, Param, Ret, ToolFn, span_of};
+use crate::schema;
+use crate::util::json_string;
+
+// Input:
+//     /// Adds.
+//     #[tool(read_only)]
+//     fn add(a: i64, b: i64) -> i64 { a + b }
+// Output (spec):
+//     ToolSpec::new("add", "Adds.", literal(r#"{"type":"object","properties":{…},…}"#))
+//         .with_output_schema(literal(r#"{"type":"integer","format":"int64"}"#))
+//         .with_annotations(ToolAnnotations { read_only: Some(true), … })
+pub fn spec(model: &ToolFn) -> TokenStream {
+    let krate = &model.krate;
+    let name = &model.name;
+    let description = &model.description;
+    let input = input_schema(model);
+    let output = output_schema(model);
+    let opt_bool = |v: Option<bool>| match v {
+        Some(b) => quote!(::core::option::Option::Some(#b)),
+        None => quote!(::core::option::Option::None),
+    };
+    let title = match &model.title {
+        Some(t) => quote!(::core::option::Option::Some(::std::string::String::from(#t))),
+        None => quote!(::core::option::Option::None),
+    };
+    let (read_only, destructive, idempotent, open_world) = (
+        opt_bool(model.read_only),
+        opt_bool(model.destructive),
+        opt_bool(model.idempotent),
+        opt_bool(model.open_world),
+    );
+    let timeout = model
+        .timeout_ms
+        .map(|ms| quote!(.with_timeout(#krate::__private::Duration::from_millis(#ms))));
+    let failure_codes = failure_codes(model);
+    quote! {
+        #krate::ToolSpec::new(#name, #description, #input)
+            .with_output_schema(#output)
+            .with_annotations(#krate::ToolAnnotations {
+                title: #title,
+                read_only: #read_only,
+                destructive: #destructive,
+                idempotent: #idempotent,
+                open_world: #open_world,
+            })
+            #failure_codes
+            #timeout
+    }
+}
+
+fn failure_codes(model: &ToolFn) -> Option<TokenStream> {
+    let Ret::Result(ty) = &model.ret else { return None };
+    let krate = &model.krate;
+    let ty = erase_lifetimes(ty);
+    Some(quote! {
+        .with_failure_codes(#krate::__private::failure_codes::<<#ty as #krate::__private::ResultParts>::Err>())
+    })
+}
+
+/// A literal when every argument's type is visible to the macro, schemars at first use
+/// otherwise.
+fn input_schema(model: &ToolFn) -> TokenStream {
+    let krate = &model.krate;
+    let args: Vec<&Arg> = model.args().collect();
+    let literals: Option<Vec<String>> = args.iter().map(|a| schema::literal(&a.ty)).collect();
+    if let Some(literals) = literals {
+        let properties: Vec<String> = args
+            .iter()
+            .zip(&literals)
+            .map(|(a, lit)| format!("{}:{}", json_string(&a.json_name), schema::with_description(lit, a.description.as_deref())))
+            .collect();
+        let required: Vec<String> = args.iter().filter(|a| a.required()).map(|a| json_string(&a.json_name)).collect();
+        let required = if required.is_empty() { String::new() } else { format!(",\"required\":[{}]", required.join(",")) };
+        let json = format!(
+            "{{\"type\":\"object\",\"properties\":{{{}}}{required},\"additionalProperties\":false}}",
+            properties.join(",")
+        );
+        return quote!(#krate::__private::literal(#json));
+    }
+    let params = args.iter().map(|a| {
+        let name = &a.json_name;
+        let required = a.required();
+        let ty = schema_type(a);
+        let description = match &a.description {
+            Some(d) => quote!(::core::option::Option::Some(#d)),
+            None => quote!(::core::option::Option::None),
+        };
+        quote_spanned!(span_of(&a.ty)=> .param::<#ty>(#name, #description, #required))
+    });
+    quote!(#krate::__private::InputSchema::new() #(#params)* .finish())
+}
+
+/// The type whose schema describes an argument: what it decodes from, lifetimes erased.
+fn schema_type(arg: &Arg) -> TokenStream {
+    match &arg.decode {
+        Decode::Str | Decode::CowStr => quote!(str),
+        Decode::Slice(elem) => {
+            let elem = erase_lifetimes(elem);
+            quote!([#elem])
+        }
+        Decode::Ref(inner) => erase_lifetimes(inner),
+        Decode::Owned => erase_lifetimes(&arg.ty),
+    }
+}
+
+fn output_schema(model: &ToolFn) -> TokenStream {
+    let krate = &model.krate;
+    let literal = |json: String| quote!(#krate::__private::literal(#json));
+    match &model.ret {
+        Ret::Unit => literal(r#"{"type":"null"}"#.to_owned()),
+        Ret::Plain(ty) => match schema::literal(ty) {
+            Some(json) => literal(json),
+            None => {
+                let erased = erase_lifetimes(ty);
+                quote_spanned!(span_of(ty)=> #krate::__private::output_schema::<#erased>())
+            }
+        },
+        Ret::Result(ty) => match result_ok_type(ty).and_then(schema::literal) {
+            Some(json) => literal(json),
+            None => {
+                let erased = erase_lifetimes(ty);
+                quote_spanned!(span_of(ty)=> #krate::__private::output_schema::<<#erased as #krate::__private::ResultParts>::Ok>())
+            }
+        },
+    }
+}
+
+fn result_ok_type(ty: &Type) -> Option<&Type> {
+    let Type::Path(p) = ty else { return None };
+    let syn::PathArguments::AngleBracketed(args) = &p.path.segments.last()?.arguments else { return None };
+    if args.args.len() != 2 {
+        return None;
+    }
+    match args.args.first()? {
+        syn::GenericArgument::Type(t) => Some(t),
+        _ => None,
+    }
+}
+
+// Input:  fn add(a: i64, b: i64) -> i64
+// Output:
+//     Box::pin(async move {
+//         let out = drive("add", &ctx, None, async {
+//             let mut raw_0 = None; let mut raw_1 = None;
+//             if let Some(obj) = object(params)? { for (k, v) in obj { match k.as_str() {
+//                 "a" => raw_0 = Some(v), "b" => raw_1 = Some(v),
+//                 other => return Err(unknown(other, &["a", "b"])) } } }
+//             let arg_0: i64 = match raw_0 { Some(v) => decode::<i64>(v, "a")?, None => return Err(missing("a", "i64")) };
+//             …
+//             let value = add(arg_0, arg_1); encode(&value)
+//         }).await?;
+//         finish(out, &ctx)
+//     })
+pub fn call_body(model: &ToolFn, receiver: Option<TokenStream>) -> TokenStream {
+    let krate = &model.krate;
+    let name = &model.name;
+    let params = params_ident();
+    let ctx = ctx_ident();
+    let decode = decode_args(model);
+    let invoke = invoke(model, receiver);
+    let timeout = match model.timeout_ms {
+        Some(ms) => quote!(::core::option::Option::Some(#krate::__private::Duration::from_millis(#ms))),
+        None => quote!(::core::option::Option::None),
+    };
+    quote! {
+        #krate::__private::Box::pin(async move {
+            let __executor_output = #krate::__private::drive(#name, &#ctx, #timeout, async {
+                let _ = &#params;
+                #decode
+                #invoke
+            })
+            .await?;
+            #krate::__private::finish(__executor_output, &#ctx)
+        })
+    }
+}
+
+pub fn params_ident() -> Ident {
+    Ident::new("__executor_params", Span::mixed_site())
+}
+
+pub fn ctx_ident() -> Ident {
+    Ident::new("__executor_ctx", Span::mixed_site())
+}
+
+fn decode_args(model: &ToolFn) -> TokenStream {
+    let krate = &model.krate;
+    let params = params_ident();
+    let args: Vec<&Arg> = model.args().collect();
+    let raws: Vec<Ident> = (0..args.len()).map(|i| format_ident!("__executor_raw_{}", i, span = Span::mixed_site())).collect();
+    let names: Vec<&str> = args.iter().map(|a| a.json_name.as_str()).collect();
+    let decls = raws.iter().map(|r| quote!(let mut #r: ::core::option::Option<&#krate::__private::Value> = ::core::option::Option::None;));
+    let lets = args.iter().zip(&raws).enumerate().map(|(i, (arg, raw))| decode_one(model, arg, raw, i));
+    quote! {
+        #(#decls)*
+        if let ::core::option::Option::Some(__executor_object) = #krate::__private::object(#params)? {
+            for (__executor_key, __executor_value) in __executor_object {
+                match __executor_key.as_str() {
+                    #(#names => #raws = ::core::option::Option::Some(__executor_value),)*
+                    __executor_other => {
+                        return ::core::result::Result::Err(#krate::__private::unknown(__executor_other, &[#(#names),*]));
+                    }
+                }
+            }
+        }
+        #(#lets)*
+    }
+}
+
+fn decode_one(model: &ToolFn, arg: &Arg, raw: &Ident, index: usize) -> TokenStream {
+    let krate = &model.krate;
+    let binding = format_ident!("__executor_arg_{}", index, span = Span::mixed_site());
+    let name = &arg.json_name;
+    let span = span_of(&arg.ty);
+    let (target, wrap): (TokenStream, fn(TokenStream) -> TokenStream) = match &arg.decode {
+        Decode::Owned => (erase_lifetimes(&arg.ty), |e| e),
+        Decode::Str => (quote!(&str), |e| e),
+        Decode::CowStr => (quote!(&str), |e| quote!(::std::borrow::Cow::Borrowed(#e))),
+        Decode::Slice(elem) => {
+            let elem = erase_lifetimes(elem);
+            (quote!(::std::vec::Vec<#elem>), |e| e)
+        }
+        Decode::Ref(inner) => (erase_lifetimes(inner), |e| e),
+    };
+    let holder_default = matches!(arg.decode, Decode::Slice(_) | Decode::Ref(_));
+    let decoded = wrap(quote_spanned!(span=> #krate::__private::decode::<#target>(__executor_value, #name)?));
+    let missing = match &arg.default {
+        Some(Some(expr)) if holder_default => quote_spanned!(span_of_expr(expr)=> ::core::convert::Into::into(#expr)),
+        Some(Some(expr)) => quote_spanned!(span_of_expr(expr)=> #expr),
+        Some(None) => quote_spanned!(span=> ::core::default::Default::default()),
+        None if arg.is_option => quote!(::core::option::Option::None),
+        None => {
+            let expected = type_text(&arg.ty);
+            quote!(return ::core::result::Result::Err(#krate::__private::missing(#name, #expected)))
+        }
+    };
+    quote! {
+        let #binding = match #raw {
+            ::core::option::Option::Some(__executor_value) => #decoded,
+            ::core::option::Option::None => #missing,
+        };
+    }
+}
+
+fn span_of_expr(expr: &syn::Expr) -> Span {
+    syn::spanned::Spanned::span(expr)
+}
+
+fn invoke(model: &ToolFn, receiver: Option<TokenStream>) -> TokenStream {
+    let krate = &model.krate;
+    let ident = &model.ident;
+    let ctx = ctx_ident();
+    let mut index: usize = 0;
+    let call_args: Vec<TokenStream> = model
+        .params
+        .iter()
+        .map(|p| match p {
+            Param::Context => quote!(&#ctx),
+            Param::Arg(arg) => {
+                let binding = format_ident!("__executor_arg_{}", index, span = Span::mixed_site());
+                index += 1;
+                match arg.decode {
+                    Decode::Slice(_) | Decode::Ref(_) => quote!(&#binding),
+                    _ => quote!(#binding),
+                }
+            }
+        })
+        .collect();
+    let callee = match receiver {
+        Some(recv) => quote!(#recv.#ident),
+        None => quote!(#ident),
+    };
+    let awaited = if model.is_async { quote!(.await) } else { TokenStream::new() };
+    let call = quote!(#callee(#(#call_args),*) #awaited);
+    match &model.ret {
+        Ret::Unit => quote! {
+            #call;
+            ::core::result::Result::Ok(#krate::__private::Value::Null)
+        },
+        Ret::Plain(ty) => quote_spanned! {span_of(ty)=>
+            let __executor_value = #call;
+            #krate::__private::encode(&__executor_value)
+        },
+        Ret::Result(ty) => quote_spanned! {span_of(ty)=>
+            match #krate::__private::ResultParts::into_result(#call) {
+                ::core::result::Result::Ok(__executor_value) => #krate::__private::encode(&__executor_value),
+                ::core::result::Result::Err(__executor_error) => ::core::result::Result::Err(
+                    ::core::convert::Into::<#krate::ToolFailure>::into(__executor_error),
+                ),
+            }
+        },
+    }
+}
+
+impl ToolFn {
+    pub fn args(&self) -> impl Iterator<Item = &Arg> {
+        self.params.iter().filter_map(|p| match p {
+            Param::Arg(a) => Some(a),
+            Param::Context => None,
+        })
+    }
+}
+
+/// Replaces named lifetimes with `'_` so a parameter type can be named inside generated fns
+/// (where the user's lifetime parameters are not in scope). `'static` stays.
+pub fn erase_lifetimes(ty: &Type) -> TokenStream {
+    erase_in(quote!(#ty))
+}
+
+fn erase_in(tokens: TokenStream) -> TokenStream {
+    let mut out = Vec::new();
+    let mut after_quote = false;
+    for tt in tokens {
+        match tt {
+            TokenTree::Punct(p) if p.as_char() == '\'' && p.spacing() == Spacing::Joint => {
+                after_quote = true;
+                out.push(TokenTree::Punct(p));
+            }
+            TokenTree::Ident(id) if after_quote => {
+                after_quote = false;
+                if id == "static" {
+                    out.push(TokenTree::Ident(id));
+                } else {
+                    out.push(TokenTree::Ident(Ident::new("_", id.span())));
+                }
+            }
+            TokenTree::Group(g) => {
+                after_quote = false;
+                let mut ng = Group::new(g.delimiter(), erase_in(g.stream()));
+                ng.set_span(g.span());
+                out.push(TokenTree::Group(ng));
+            }
+            other => {
+                after_quote = false;
+                out.push(other);
+            }
+        }
+    }
+    out.into_iter().collect()
+}
+
+/// The type as a reader writes it, lifetimes dropped: `&str`, `Vec<String>`, `Option<u32>`.
+fn type_text(ty: &Type) -> String {
+    let mut text = String::new();
+    write_tokens(quote!(#ty), &mut text);
+    text
+}
+
+fn write_tokens(tokens: TokenStream, out: &mut String) {
+    let mut skip_ident = false;
+    let mut last_ident = false;
+    for tt in tokens {
+        match tt {
+            TokenTree::Punct(p) if p.as_char() == '\'' => skip_ident = true,
+            TokenTree::Ident(_) if skip_ident => {
+                skip_ident = false;
+                last_ident = false;
+            }
+            TokenTree::Ident(id) => {
+                if last_ident {
+                    out.push(' ');
+                }
+                out.push_str(&id.to_string());
+                last_ident = true;
+            }
+            TokenTree::Punct(p) => {
+                out.push(p.as_char());
+                if p.as_char() == ',' {
+                    out.push(' ');
+                }
+                last_ident = false;
+            }
+            TokenTree::Group(g) => {
+                let (open, close) = match g.delimiter() {
+                    Delimiter::Parenthesis => ("(", ")"),
+                    Delimiter::Bracket => ("[", "]"),
+                    Delimiter::Brace => ("{", "}"),
+                    Delimiter::None => ("", ""),
+                };
+                out.push_str(open);
+                write_tokens(g.stream(), out);
+                out.push_str(close);
+                last_ident = false;
+            }
+            TokenTree::Literal(l) => {
+                out.push_str(&l.to_string());
+                last_ident = false;
+            }
+        }
+    }
+}

@@ -1,0 +1,322 @@
+//! The typed model of one tool function, checked, with the spans diagnostics need.
+
+use proc_macro2::{Ident, Span};
+use syn::{Attribute, Expr, FnArg, GenericArgument, Pat, PathArguments, ReturnType, Signature, Type};
+
+use super::parse::{ArgAttr, ToolAttr};
+use crate::diag::Errors;
+use crate::krate::CratePath;
+use crate::util;
+
+/// One `#[tool]` function or method.
+pub struct ToolFn {
+    pub ident: Ident,
+    /// The tool's name (`#[tool(name)]` or the function's).
+    pub name: String,
+    pub title: Option<String>,
+    pub description: String,
+    pub read_only: Option<bool>,
+    pub destructive: Option<bool>,
+    pub idempotent: Option<bool>,
+    pub open_world: Option<bool>,
+    pub timeout_ms: Option<u64>,
+    pub krate: CratePath,
+    pub is_async: bool,
+    pub params: Vec<Param>,
+    pub ret: Ret,
+}
+
+/// A parameter: injected context or a decoded argument.
+pub enum Param {
+    Context,
+    Arg(Arg),
+}
+
+/// An argument decoded from the request JSON.
+pub struct Arg {
+    pub json_name: String,
+    pub ty: Type,
+    pub decode: Decode,
+    /// `None`: required (unless `Option`); `Some(None)`: `Default::default()`; `Some(Some(e))`.
+    pub default: Option<Option<Expr>>,
+    pub description: Option<String>,
+    pub is_option: bool,
+}
+
+impl Arg {
+    pub fn required(&self) -> bool {
+        self.default.is_none() && !self.is_option
+    }
+}
+
+/// How an argument is produced from its JSON value.
+pub enum Decode {
+    /// `T: Deserialize` (strings inside may still borrow, e.g. `Option<&str>`).
+    Owned,
+    /// `&str`: borrowed from the request.
+    Str,
+    /// `Cow<str>`: `Cow::Borrowed` from the request.
+    CowStr,
+    /// `&[T]`: a `Vec<T>` decoded into the frame, lent as a slice (its strings borrow).
+    Slice(Type),
+    /// `&T`: a `T` decoded into the frame, lent by reference.
+    Ref(Type),
+}
+
+/// What the function returns.
+pub enum Ret {
+    Unit,
+    Plain(Type),
+    Result(Type),
+}
+
+/// Where the function sits.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Site {
+    Free,
+    Method,
+}
+
+impl ToolFn {
+    /// Builds the model, removing `#[arg]` and doc attributes from the parameters (rustc rejects
+    /// doc comments there) whether or not the tool is valid, so the emitted item compiles.
+    pub fn from_syn(attr: ToolAttr, attrs: &[Attribute], sig: &mut Signature, site: Site, errors: &mut Errors) -> Option<Self> {
+        let param_attrs = strip_param_attrs(sig, errors);
+        check_signature(sig, site, errors);
+        let name = match &attr.name {
+            Some(lit) => {
+                let name = lit.value();
+                if let Err(e) = util::check_tool_name(&name) {
+                    errors.at(lit.span(), e);
+                }
+                name
+            }
+            None => sig.ident.to_string().trim_start_matches("r#").to_owned(),
+        };
+        let doc = util::doc_lines(attrs);
+        let (doc_description, doc_args) = util::split_arguments_section(&doc);
+        let description = attr.description.as_ref().map_or(doc_description, syn::LitStr::value);
+        let mut params = Vec::new();
+        let typed = sig.inputs.iter().filter_map(|input| match input {
+            FnArg::Typed(pt) => Some(pt),
+            FnArg::Receiver(_) => None,
+        });
+        for (pt, (arg_attr, param_doc)) in typed.zip(param_attrs) {
+            if let Some(param) = Self::param(pt, arg_attr, param_doc, &doc_args, errors) {
+                params.push(param);
+            }
+        }
+        check_unique_names(&params, sig, errors);
+        let ret = ret_of(&sig.output, errors);
+        Some(Self {
+            ident: sig.ident.clone(),
+            name,
+            title: attr.title.as_ref().map(syn::LitStr::value),
+            description,
+            read_only: attr.read_only.map(|f| f.value),
+            destructive: attr.destructive.map(|f| f.value),
+            idempotent: attr.idempotent.map(|f| f.value),
+            open_world: attr.open_world.map(|f| f.value),
+            timeout_ms: attr.timeout.as_ref().map(|(ms, _)| *ms),
+            krate: attr.krate.unwrap_or_default(),
+            is_async: sig.asyncness.is_some(),
+            params,
+            ret: ret?,
+        })
+    }
+
+    fn param(
+        pt: &syn::PatType,
+        attr: ArgAttr,
+        doc: Vec<String>,
+        doc_args: &[(String, String)],
+        errors: &mut Errors,
+    ) -> Option<Param> {
+        let binding = match &*pt.pat {
+            Pat::Ident(p) if p.by_ref.is_none() && p.subpat.is_none() => p.ident.clone(),
+            other => {
+                errors.spanned(other, "unsupported parameter pattern in a #[tool] fn; write a plain name like `city: String`");
+                return None;
+            }
+        };
+        if let Some(context) = context_param(&pt.ty, errors) {
+            if let Some((span, _)) = attr.default.as_ref().map(|(s, e)| (*s, e)) {
+                errors.at(span, "the injected `&ToolContext` takes no #[arg] keys");
+            }
+            return context.then_some(Param::Context);
+        }
+        let rust_name = binding.to_string().trim_start_matches("r#").to_owned();
+        let json_name = attr.rename.as_ref().map_or_else(|| rust_name.clone(), syn::LitStr::value);
+        if json_name.is_empty() {
+            if let Some(lit) = &attr.rename {
+                errors.at(lit.span(), "an argument name cannot be empty");
+            }
+        }
+        let description = attr
+            .description
+            .as_ref()
+            .map(syn::LitStr::value)
+            .or_else(|| Some(util::join_doc(&doc)).filter(|d| !d.is_empty()))
+            .or_else(|| doc_args.iter().find(|(n, _)| *n == rust_name || *n == json_name).map(|(_, d)| d.clone()));
+        let ty = (*pt.ty).clone();
+        Some(Param::Arg(Arg {
+            json_name,
+            decode: decode_of(&ty),
+            is_option: is_option(&ty),
+            ty,
+            default: attr.default.map(|(_, e)| e),
+            description,
+        }))
+    }
+}
+
+/// Removes `#[arg]` and `///` attributes from every parameter and parses them.
+fn strip_param_attrs(sig: &mut Signature, errors: &mut Errors) -> Vec<(ArgAttr, Vec<String>)> {
+    let mut out = Vec::new();
+    for input in &mut sig.inputs {
+        let attrs = match input {
+            FnArg::Typed(pt) => &mut pt.attrs,
+            FnArg::Receiver(r) => &mut r.attrs,
+        };
+        let mut arg = ArgAttr::default();
+        let doc = util::doc_lines(attrs);
+        attrs.retain(|a| {
+            if a.path().is_ident("arg") {
+                ArgAttr::parse(a, &mut arg, errors);
+                false
+            } else {
+                !a.path().is_ident("doc")
+            }
+        });
+        if matches!(input, FnArg::Typed(_)) {
+            out.push((arg, doc));
+        }
+    }
+    out
+}
+
+fn check_signature(sig: &Signature, site: Site, errors: &mut Errors) {
+    if let syn::Safety::Unsafe(token) = &sig.safety {
+        errors.spanned(token, "a #[tool] fn cannot be `unsafe`; call the unsafe code from a safe fn");
+    }
+    if let Some(abi) = &sig.abi {
+        errors.spanned(abi, "a #[tool] fn cannot have an ABI; remove `extern`");
+    }
+    if let Some(variadic) = &sig.variadic {
+        errors.spanned(variadic, "a #[tool] fn cannot be variadic");
+    }
+    for param in &sig.generics.params {
+        if !matches!(param, syn::GenericParam::Lifetime(_)) {
+            errors.spanned(
+                param,
+                "a #[tool] fn cannot be generic: a tool needs one concrete schema; write a concrete type, or a non-generic wrapper fn that calls this one",
+            );
+        }
+    }
+    match (sig.receiver(), site) {
+        (Some(receiver), Site::Free) => errors.spanned(
+            receiver,
+            "`self` is not allowed in a free #[tool] fn; put the method in an `impl` block marked `#[tools]`",
+        ),
+        (Some(receiver), Site::Method) => {
+            if !matches!(receiver.kind, syn::ReceiverKind::Reference(_, _, None)) {
+                errors.spanned(receiver, "a #[tool] method takes `&self`; keep mutable state behind a `Mutex` or an atomic");
+            }
+        }
+        (None, Site::Method) => errors.spanned(
+            &sig.ident,
+            "a #[tool] method inside #[tools] takes `&self`; add it, or make this a free #[tool] fn",
+        ),
+        (None, Site::Free) => {}
+    }
+}
+
+fn check_unique_names(params: &[Param], sig: &Signature, errors: &mut Errors) {
+    let mut seen: Vec<&str> = Vec::new();
+    let mut contexts = 0;
+    for param in params {
+        match param {
+            Param::Context => contexts += 1,
+            Param::Arg(arg) => {
+                if seen.contains(&arg.json_name.as_str()) {
+                    errors.spanned(&arg.ty, format!("two arguments are named `{}`; rename one with #[arg(rename = \"…\")]", arg.json_name));
+                }
+                seen.push(&arg.json_name);
+            }
+        }
+    }
+    if contexts > 1 {
+        errors.spanned(&sig.inputs, "take `&ToolContext` once");
+    }
+}
+
+/// `Some(true)` for `&ToolContext`, `Some(false)` after reporting `&mut ToolContext`, `None`
+/// for any other type. The type is checked by rustc too: the generated call passes a
+/// `&executor_core::ToolContext`, so a different type named `ToolContext` fails to compile
+/// instead of being silently injected.
+fn context_param(ty: &Type, errors: &mut Errors) -> Option<bool> {
+    let Type::Reference(r) = ty else { return None };
+    let Type::Path(p) = &*r.elem else { return None };
+    if p.qself.is_some() || p.path.segments.last()?.ident != "ToolContext" {
+        return None;
+    }
+    if let Some(m) = &r.mutability {
+        errors.spanned(m, "take the context by shared reference: `ctx: &ToolContext`");
+        return Some(false);
+    }
+    Some(true)
+}
+
+fn decode_of(ty: &Type) -> Decode {
+    match ty {
+        Type::Reference(r) if r.mutability.is_none() => match &*r.elem {
+            Type::Path(p) if p.path.is_ident("str") => Decode::Str,
+            Type::Slice(s) => Decode::Slice((*s.elem).clone()),
+            other => Decode::Ref(other.clone()),
+        },
+        Type::Path(p) => {
+            let Some(last) = p.path.segments.last() else { return Decode::Owned };
+            if last.ident == "Cow" {
+                if let PathArguments::AngleBracketed(args) = &last.arguments {
+                    let is_str = args.args.iter().any(|a| matches!(a, GenericArgument::Type(Type::Path(t)) if t.path.is_ident("str")));
+                    if is_str {
+                        return Decode::CowStr;
+                    }
+                }
+            }
+            Decode::Owned
+        }
+        _ => Decode::Owned,
+    }
+}
+
+fn is_option(ty: &Type) -> bool {
+    matches!(ty, Type::Path(p) if p.qself.is_none() && p.path.segments.last().is_some_and(|s| s.ident == "Option" && !s.arguments.is_empty()))
+}
+
+fn ret_of(output: &ReturnType, errors: &mut Errors) -> Option<Ret> {
+    let ReturnType::Type(_, ty) = output else { return Some(Ret::Unit) };
+    match &**ty {
+        Type::ImplTrait(_) => {
+            errors.spanned(
+                ty,
+                "a #[tool] fn cannot return `impl Trait`: its output schema needs a nameable type; return a concrete type such as `Result<Weather, WeatherError>`",
+            );
+            None
+        }
+        Type::Never(_) => {
+            errors.spanned(ty, "a #[tool] fn must return a value; `!` never does");
+            None
+        }
+        Type::Tuple(t) if t.elems.is_empty() => Some(Ret::Unit),
+        Type::Path(p) if p.qself.is_none() && p.path.segments.last().is_some_and(|s| s.ident == "Result") => {
+            Some(Ret::Result((**ty).clone()))
+        }
+        other => Some(Ret::Plain(other.clone())),
+    }
+}
+
+/// The span to blame for a type problem.
+pub fn span_of(ty: &Type) -> Span {
+    syn::spanned::Spanned::span(ty)
+}

@@ -1,0 +1,185 @@
+//! Doc comments, durations and tool names.
+
+use syn::{Attribute, Expr, Lit, Meta};
+
+/// The lines of `///` comments (`#[doc = "…"]`), one leading space removed.
+pub fn doc_lines(attrs: &[Attribute]) -> Vec<String> {
+    let mut lines = Vec::new();
+    for attr in attrs {
+        if !attr.path().is_ident("doc") {
+            continue;
+        }
+        if let Meta::NameValue(nv) = &attr.meta {
+            if let Expr::Lit(lit) = &nv.value {
+                if let Lit::Str(s) = &lit.lit {
+                    let value = s.value();
+                    for line in value.lines() {
+                        lines.push(line.strip_prefix(' ').unwrap_or(line).trim_end().to_owned());
+                    }
+                }
+            }
+        }
+    }
+    lines
+}
+
+/// Joins doc lines into one description: paragraphs kept, outer blank lines trimmed.
+pub fn join_doc(lines: &[String]) -> String {
+    lines.join("\n").trim().to_owned()
+}
+
+/// Splits a rustdoc `# Arguments` (or `# Parameters`) section out of a function's docs.
+/// Returns the remaining description and `(name, description)` pairs from list items written
+/// `` * `name` - text ``, `` - `name`: text `` or `* name - text`.
+pub fn split_arguments_section(lines: &[String]) -> (String, Vec<(String, String)>) {
+    let mut rest = Vec::new();
+    let mut args: Vec<(String, String)> = Vec::new();
+    let mut in_section = false;
+    for line in lines {
+        let trimmed = line.trim();
+        if let Some(heading) = trimmed.strip_prefix('#') {
+            let heading = heading.trim_start_matches('#').trim();
+            in_section = heading.eq_ignore_ascii_case("arguments") || heading.eq_ignore_ascii_case("parameters");
+            if in_section {
+                continue;
+            }
+        }
+        if !in_section {
+            rest.push(line.clone());
+            continue;
+        }
+        if let Some(item) = trimmed.strip_prefix("* ").or_else(|| trimmed.strip_prefix("- ")) {
+            if let Some(pair) = parse_item(item) {
+                args.push(pair);
+            }
+        } else if !trimmed.is_empty() {
+            if let Some(last) = args.last_mut() {
+                last.1.push(' ');
+                last.1.push_str(trimmed);
+            }
+        }
+    }
+    (join_doc(&rest), args)
+}
+
+fn parse_item(item: &str) -> Option<(String, String)> {
+    let item = item.trim();
+    let (name, after) = if let Some(stripped) = item.strip_prefix('`') {
+        let end = stripped.find('`')?;
+        (&stripped[..end], &stripped[end + 1..])
+    } else {
+        let end = item.find(|c: char| !(c.is_alphanumeric() || c == '_'))?;
+        (&item[..end], &item[end..])
+    };
+    let text = after.trim_start().trim_start_matches(['-', ':', '—']).trim();
+    (!name.is_empty()).then(|| (name.to_owned(), text.to_owned()))
+}
+
+/// Parses `"5s"`, `"200ms"`, `"1m"`, `"1h"` into milliseconds.
+pub fn parse_duration_ms(text: &str) -> Result<u64, String> {
+    let text = text.trim();
+    let split = text.find(|c: char| !c.is_ascii_digit()).unwrap_or(text.len());
+    let (number, unit) = text.split_at(split);
+    let help = "write a whole number with a unit: `\"500ms\"`, `\"5s\"`, `\"2m\"` or `\"1h\"`";
+    let n: u64 = number.parse().map_err(|_| format!("invalid duration `{text}`; {help}"))?;
+    let factor = match unit {
+        "ms" => 1,
+        "s" => 1000,
+        "m" => 60_000,
+        "h" => 3_600_000,
+        _ => return Err(format!("invalid duration `{text}`; {help}")),
+    };
+    if n == 0 {
+        return Err(format!("a duration of zero would fail every call; {help}"));
+    }
+    n.checked_mul(factor)
+        .ok_or_else(|| format!("duration `{text}` is too long"))
+}
+
+/// Tool names are what MCP and the LLM providers all accept: `^[A-Za-z0-9_.-]{1,64}$`.
+pub fn check_tool_name(name: &str) -> Result<(), String> {
+    let ok = !name.is_empty()
+        && name.len() <= 64
+        && name.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-'));
+    if ok {
+        Ok(())
+    } else {
+        Err(format!(
+            "invalid tool name `{name}`; a tool name is 1 to 64 characters from `A-Z a-z 0-9 _ . -`"
+        ))
+    }
+}
+
+/// A JSON string literal.
+pub fn json_string(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 2);
+    out.push('"');
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations() {
+        assert_eq!(parse_duration_ms("5s"), Ok(5000));
+        assert_eq!(parse_duration_ms("200ms"), Ok(200));
+        assert_eq!(parse_duration_ms("2m"), Ok(120_000));
+        assert!(parse_duration_ms("5 seconds").is_err());
+        assert!(parse_duration_ms("1.5s").is_err());
+        assert!(parse_duration_ms("0s").is_err());
+    }
+
+    #[test]
+    fn names() {
+        assert!(check_tool_name("get_weather.v2-beta").is_ok());
+        assert!(check_tool_name("").is_err());
+        assert!(check_tool_name("has space").is_err());
+        assert!(check_tool_name(&"x".repeat(65)).is_err());
+    }
+
+    #[test]
+    fn arguments_section() {
+        let lines: Vec<String> = [
+            "Looks up weather.",
+            "",
+            "# Arguments",
+            "* `city` - The city.",
+            "  Continued here.",
+            "- `unit`: Celsius or Fahrenheit",
+            "",
+            "# Errors",
+            "When the city is unknown.",
+        ]
+        .iter()
+        .map(|s| (*s).to_owned())
+        .collect();
+        let (desc, args) = split_arguments_section(&lines);
+        assert_eq!(desc, "Looks up weather.\n\n# Errors\nWhen the city is unknown.");
+        assert_eq!(
+            args,
+            vec![
+                ("city".to_owned(), "The city. Continued here.".to_owned()),
+                ("unit".to_owned(), "Celsius or Fahrenheit".to_owned())
+            ]
+        );
+    }
+
+    #[test]
+    fn json_escapes() {
+        assert_eq!(json_string("a \"b\"\n\\"), r#""a \"b\"\n\\""#);
+    }
+}

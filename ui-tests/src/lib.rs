@@ -1,0 +1,1 @@
+//! trybuild cases for the executor macros.
