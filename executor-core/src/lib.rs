@@ -104,6 +104,9 @@ pub mod tool;
 pub mod __private;
 
 pub use executor_macros::{tool, tools, toolset};
+/// `#[derive(ToolFailure)]`, beside the type of the same name (derives and types live in
+/// different namespaces, as with serde's `Serialize`).
+pub use executor_macros::ToolFailure;
 pub use failure::{Classification, FailureKind, REDACTED_MESSAGE, ToolFailure};
 pub use tool::{
     BoxFuture, DuplicateTool, FnTool, STREAM_CAPACITY, SpecList, Tool, ToolAnnotations, ToolContext,

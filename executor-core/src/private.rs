@@ -95,12 +95,9 @@ const fn str_eq(a: &str, b: &str) -> bool {
     true
 }
 
-/// The failure codes error type `E` declares (`#[derive(ToolFailure)]` lists them); empty
-/// for other types.
-#[must_use]
-pub fn failure_codes<E>() -> Vec<String> {
-    Vec::new()
-}
+pub use crate::failure::support::{
+    AttachDebug, AttachError, AttachNone, AttachOwned, CodesProbe, DerivedCodes, NoCodes, SourceProbe, data_value,
+};
 
 /// Names the parts of a `Result` return type, so aliases like `io::Result<T>` work.
 pub trait ResultParts {

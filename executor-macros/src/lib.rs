@@ -6,6 +6,7 @@
 #![allow(clippy::needless_pass_by_value, clippy::module_name_repetitions)]
 
 mod diag;
+mod failure;
 mod krate;
 mod schema;
 mod tool;
@@ -37,4 +38,11 @@ pub fn tools(args: TokenStream, item: TokenStream) -> TokenStream {
 #[proc_macro]
 pub fn toolset(input: TokenStream) -> TokenStream {
     toolset::expand(input.into()).into()
+}
+
+/// Derives `From<E> for ToolFailure` and `FailureCodes` for an error enum or struct: see the
+/// `executor-core` crate docs ("Typed failures") for the keys and the failure table.
+#[proc_macro_derive(ToolFailure, attributes(failure))]
+pub fn derive_tool_failure(input: TokenStream) -> TokenStream {
+    failure::expand(input.into()).into()
 }

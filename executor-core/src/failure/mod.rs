@@ -15,6 +15,7 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+pub(crate) mod support;
 pub mod transport;
 
 /// Whether a caller may retry a failed call.
@@ -65,6 +66,33 @@ impl FailureKind {
 
 /// The message models and peers see in place of a redacted failure's text.
 pub const REDACTED_MESSAGE: &str = "the tool failed; details were withheld";
+
+/// The failure codes an error type can produce. `#[derive(ToolFailure)]` implements it, and a
+/// `#[tool]` returning `Result<T, E>` copies `E::FAILURE_CODES` into its
+/// [`ToolSpec::failure_codes`](crate::ToolSpec::failure_codes), so a client can see how the
+/// tool fails before calling it. Error types without it (`String`, `ToolFailure`, a
+/// hand-written `From` impl) list no codes.
+///
+/// ```
+/// use executor_core::prelude::*;
+/// use executor_core::failure::FailureCodes;
+///
+/// #[derive(Debug, thiserror::Error, ToolFailure)]
+/// enum LookupError {
+///     #[error("no such key")]
+///     #[failure(terminal)]
+///     Missing,
+///     #[error("store busy")]
+///     #[failure(code = "busy", retry_after = "50ms")]
+///     Unavailable,
+/// }
+///
+/// assert_eq!(LookupError::FAILURE_CODES, ["missing", "busy"]);
+/// ```
+pub trait FailureCodes {
+    /// Every code the type's `From<Self> for ToolFailure` can produce, in declaration order.
+    const FAILURE_CODES: &'static [&'static str];
+}
 
 /// A failed tool call.
 ///
@@ -240,6 +268,33 @@ impl ToolFailure {
         self
     }
 
+    /// An ordinary failure for any error: its source is kept, its text redacted (arbitrary errors
+    /// can carry secrets). Chain [`reveal`](Self::reveal) to show the text.
+    ///
+    /// ```
+    /// use executor_core::{ToolFailure, REDACTED_MESSAGE};
+    ///
+    /// let io = std::io::Error::other("disk full at /srv/secret");
+    /// let failure = ToolFailure::from_error(io);
+    /// assert_eq!(failure.message(), REDACTED_MESSAGE);
+    /// assert_eq!(failure.withheld_message(), Some("disk full at /srv/secret"));
+    /// assert_eq!(ToolFailure::from_error(std::io::Error::other("disk full")).reveal().message(), "disk full");
+    /// ```
+    #[must_use]
+    pub fn from_error(error: impl StdError + Send + Sync + 'static) -> Self {
+        Self::ordinary(error.to_string()).with_source(error).redact()
+    }
+
+    /// Undoes [`redact`](Self::redact): peers see the original message again. Data dropped by
+    /// the redaction stays dropped.
+    #[must_use]
+    pub fn reveal(mut self) -> Self {
+        if let Some(original) = self.withheld.take() {
+            self.message = original;
+        }
+        self
+    }
+
     /// Replaces the message peers see with [`REDACTED_MESSAGE`]; the original text stays in
     /// [`withheld_message`](Self::withheld_message) and `Debug`. Structured data is dropped too.
     #[must_use]
@@ -391,6 +446,18 @@ impl From<Box<dyn StdError + Send + Sync>> for ToolFailure {
         Self::ordinary(message)
             .with_shared_source(Arc::from(error))
             .redact()
+    }
+}
+
+/// `anyhow::Error` is ordinary and redacted, like a boxed error; its withheld message is the
+/// whole context chain (`{:#}`), and [`reveal`](ToolFailure::reveal) shows it.
+#[cfg(feature = "anyhow")]
+#[cfg_attr(docsrs, doc(cfg(feature = "anyhow")))]
+impl From<anyhow::Error> for ToolFailure {
+    fn from(error: anyhow::Error) -> Self {
+        let message = format!("{error:#}");
+        let source: Box<dyn StdError + Send + Sync> = error.into();
+        Self::ordinary(message).with_shared_source(Arc::from(source)).redact()
     }
 }
 

@@ -55,12 +55,20 @@ pub fn spec(model: &ToolFn) -> TokenStream {
     }
 }
 
+// Input:  fn get_weather(…) -> Result<Weather, WeatherError>
+// Output: .with_failure_codes((&CodesProbe::<WeatherError>::new()).failure_codes().iter().copied())
+// Autoref specialization at the (concrete) call site: an error type that derives `ToolFailure`
+// lists its `FailureCodes`; `String`, `ToolFailure` or a hand-written `From` impl list none.
 fn failure_codes(model: &ToolFn) -> Option<TokenStream> {
     let Ret::Result(ty) = &model.ret else { return None };
     let krate = &model.krate;
     let ty = erase_lifetimes(ty);
     Some(quote! {
-        .with_failure_codes(#krate::__private::failure_codes::<<#ty as #krate::__private::ResultParts>::Err>())
+        .with_failure_codes({
+            #[allow(unused_imports)] // autoref specialization: one of the two applies
+            use #krate::__private::{DerivedCodes as _, NoCodes as _};
+            (&#krate::__private::CodesProbe::<<#ty as #krate::__private::ResultParts>::Err>::new()).failure_codes()
+        }.iter().copied())
     })
 }
 

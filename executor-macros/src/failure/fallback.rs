@@ -1,0 +1,40 @@
+//! What the derive emits when an attribute is wrong (thiserror's `fallback.rs`): the errors,
+//! plus impls with the right signatures so code that converts the type or lists its codes
+//! still type-checks and only the attribute is reported.
+
+use proc_macro2::TokenStream;
+use quote::quote;
+use syn::DeriveInput;
+
+use crate::krate::CratePath;
+
+// Input:  #[derive(ToolFailure)] enum E { #[failure(retyr = "1s")] A }
+// Output: compile_error!("unknown #[failure] key `retyr`; …");
+//         const _: () = {
+//             impl From<E> for ToolFailure { fn from(_: E) -> Self { unreachable!() } }
+//             impl FailureCodes for E { const FAILURE_CODES: &[&str] = &[]; }
+//         };
+pub fn expand(input: &DeriveInput, krate: &CratePath, error: &syn::Error) -> TokenStream {
+    let ident = &input.ident;
+    let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
+    let error = error.to_compile_error();
+    quote! {
+        #error
+
+        const _: () = {
+            #[automatically_derived]
+            #[allow(unused_qualifications)] // generated paths are absolute on purpose
+            impl #impl_generics ::core::convert::From<#ident #ty_generics> for #krate::ToolFailure #where_clause {
+                fn from(_: #ident #ty_generics) -> Self {
+                    ::core::unreachable!()
+                }
+            }
+
+            #[automatically_derived]
+            #[allow(unused_qualifications)] // generated paths are absolute on purpose
+            impl #impl_generics #krate::failure::FailureCodes for #ident #ty_generics #where_clause {
+                const FAILURE_CODES: &'static [&'static str] = &[];
+            }
+        };
+    }
+}
