@@ -1,19 +1,61 @@
 //! One failure table for every transport: what a [`ToolFailure`] becomes for a retrying caller,
-//! for MCP, for A2A and for the seed system's `Result<Value, String>` layers.
+//! for MCP, for A2A and for the seed system's `Result<Value, String>` layers. Each column is one
+//! function here ([`for_retry`], [`for_mcp`], [`for_a2a`], [`for_seed`]); the transports call
+//! them rather than deciding on their own, so a failure means the same thing everywhere.
 //!
-//! | failure | retrying caller | MCP | A2A | seed string layers |
+//! | failure | retrying caller ([`for_retry`]) | MCP ([`for_mcp`]) | A2A ([`for_a2a`]) | seed string layers ([`for_seed`]) |
 //! |---|---|---|---|---|
-//! | ordinary | retry (after the hint) | `isError: true` result | `Failed`, class `transient` | the message |
-//! | terminal | stop | `isError: true` result | `Failed`, class `internal` | the message |
-//! | unhandled | try the fallback | JSON-RPC error -32602 | `Failed`, class `invalid_request` | the message |
-//! | kind `invalid_arguments` | retry (the model can fix them) | `isError: true` result | `Failed`, class `invalid_request` | the message |
-//! | kind `unknown_tool` | try the fallback | JSON-RPC error -32602 | `Failed`, class `invalid_request` | the message |
-//! | kind `timeout` | retry | `isError: true` result | `Failed`, class `budget_exhausted` | the message |
-//! | kind `cancelled` | stop | `isError: true` result | `Canceled` | the message |
-//! | redacted | as its class | the fixed message | the fixed message | the fixed message |
+//! | ordinary | [`Retry`](RetryDecision::Retry), after the hint | `isError: true` result | `Failed`, class `transient` | the message |
+//! | terminal | [`Stop`](RetryDecision::Stop) | `isError: true` result | `Failed`, class `invalid-request` | the message |
+//! | unhandled | [`Fallback`](RetryDecision::Fallback) | JSON-RPC error `-32602` | `Failed`, class `invalid-request` | the message |
+//! | kind `invalid_arguments` | by class (ordinary: retry) | `isError: true` result | `Failed`, class `invalid-request` | the message |
+//! | kind `unknown_tool` | [`Fallback`](RetryDecision::Fallback) | JSON-RPC error `-32602` | `Failed`, class `invalid-request` | the message |
+//! | kind `timeout` | by class (ordinary: retry) | `isError: true` result | `Failed`, class `budget-exhausted` | the message |
+//! | kind `cancelled` | by class ([`ToolFailure::cancelled`] is terminal: stop) | `isError: true` result | `Canceled` | the message |
+//! | kind `internal` | by class (ordinary: retry) | `isError: true` result | `Failed`, class `internal` | the message |
+//! | redacted | as its class | [`REDACTED_MESSAGE`](crate::REDACTED_MESSAGE), no `data` | [`REDACTED_MESSAGE`](crate::REDACTED_MESSAGE) | [`REDACTED_MESSAGE`](crate::REDACTED_MESSAGE) |
 //!
-//! The functions return transport-neutral values; the `mcp` and `a2a` modules turn them into
-//! their protocol types.
+//! Rows are read top to bottom; for A2A the first row whose kind matches wins, then the class.
+//!
+//! - **Retrying caller.** The class alone decides: ordinary is retried (honouring
+//!   [`retry_after`](ToolFailure::retry_after)), terminal stops, unhandled goes to the next
+//!   executor. The kind never changes that: terminality is opt-in, never inferred.
+//! - **MCP.** A failure of a tool that ran is a `tools/call` *result* with `isError: true`, so the
+//!   model reads [`message`](ToolFailure::message) and can correct itself; its
+//!   `structuredContent` is [`structured`]: `{"code", "kind", "classification",
+//!   "retry_after_ms"?, "data"?}`. Only a call nothing served (unhandled, unknown tool) is a
+//!   JSON-RPC error: MCP uses `-32602` (invalid params) for an unknown tool. A call the client
+//!   itself cancelled with `notifications/cancelled` gets no response at all (MCP spec); this
+//!   row is for cancellations the tool reports.
+//! - **A2A.** A failure ends the task `Failed` with the failure class of the `a2a-rust`
+//!   failure extension, or `Canceled`. A terminal failure is `invalid-request` ("never retry
+//!   it"), not `internal` ("the agent broke, retry once"): that class is kept for
+//!   `kind = internal` (panics, broken invariants). The code travels in the status metadata.
+//! - **Seed string layers.** `execute`, `execute_with_action` and friends return
+//!   `Err(message)`: the same text, and for a redacted failure the same fixed text.
+//!
+//! Redaction is the only thing that changes the text: a redacted failure's original message,
+//! data and source never reach any of these outputs (they stay in `Debug`,
+//! [`source`](std::error::Error::source) and [`withheld_message`](ToolFailure::withheld_message),
+//! for logs). Walking `source()` for a peer would undo that: transports must not.
+//!
+//! ```
+//! use executor_core::ToolFailure;
+//! use executor_core::failure::transport::{
+//!     A2aFailureClass, A2aTerminal, McpOutcome, RetryDecision, for_a2a, for_mcp, for_retry, for_seed,
+//! };
+//! use std::time::Duration;
+//!
+//! let busy = ToolFailure::ordinary("busy").with_code("busy").with_retry_after(Duration::from_millis(200));
+//! assert_eq!(for_retry(&busy), RetryDecision::Retry { after: Some(Duration::from_millis(200)) });
+//! assert!(matches!(for_mcp(&busy), McpOutcome::ToolError { text, .. } if text == "busy"));
+//! assert_eq!(for_a2a(&busy).terminal, A2aTerminal::Failed(A2aFailureClass::Transient));
+//! assert_eq!(for_seed(&busy), "busy");
+//!
+//! let gone = ToolFailure::unknown_tool("nope");
+//! assert_eq!(for_retry(&gone), RetryDecision::Fallback);
+//! assert!(matches!(for_mcp(&gone), McpOutcome::ProtocolError { code: -32602, .. }));
+//! ```
 
 use std::time::Duration;
 
@@ -80,6 +122,29 @@ pub fn for_mcp(failure: &ToolFailure) -> McpOutcome {
             message: failure.message().to_owned(),
         };
     }
+    McpOutcome::ToolError {
+        text: failure.message().to_owned(),
+        structured: structured(failure),
+    }
+}
+
+/// The machine-readable part of a failure, for MCP's `structuredContent` and A2A's status
+/// metadata: `{"code", "kind", "classification", "retry_after_ms"?, "data"?}`. Never the
+/// message, never the source; a redacted failure has no data.
+///
+/// ```
+/// use executor_core::ToolFailure;
+/// use executor_core::failure::transport::structured;
+/// use serde_json::json;
+///
+/// let failure = ToolFailure::terminal("no such city").with_code("unknown_city").with_data(json!("Atlantis"));
+/// assert_eq!(
+///     structured(&failure),
+///     json!({"code": "unknown_city", "kind": "tool", "classification": "terminal", "data": "Atlantis"})
+/// );
+/// ```
+#[must_use]
+pub fn structured(failure: &ToolFailure) -> Value {
     let mut structured = serde_json::Map::new();
     structured.insert("code".into(), failure.code().into());
     structured.insert("kind".into(), failure.kind().as_str().into());
@@ -97,25 +162,37 @@ pub fn for_mcp(failure: &ToolFailure) -> McpOutcome {
     if let Some(data) = failure.data() {
         structured.insert("data".into(), data.clone());
     }
-    McpOutcome::ToolError {
-        text: failure.message().to_owned(),
-        structured: Value::Object(structured),
-    }
+    Value::Object(structured)
 }
 
-/// A2A's failure classes (`a2a_protocol_types::FailureClass`).
+/// A2A's failure classes (`a2a_protocol_types::failure::FailureClass`, the `a2a-rust` failure
+/// extension), named here so this module needs no A2A dependency.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum A2aFailureClass {
-    /// The request was wrong: bad arguments, unknown tool.
+    /// Never retry the identical request: bad arguments, an unknown tool, a terminal failure.
     InvalidRequest,
-    /// Worth retrying.
+    /// Worth retrying: an ordinary failure.
     Transient,
-    /// Refused by policy.
+    /// Refused by policy; a person should see it. Nothing in the table picks it today.
     PolicyRefusal,
-    /// Ran out of time or budget.
+    /// A deadline or budget was hit: a timeout.
     BudgetExhausted,
-    /// Must not be retried.
+    /// The tool broke: a panic or a broken invariant (`kind = internal`).
     Internal,
+}
+
+impl A2aFailureClass {
+    /// The wire token (`a2a_protocol_types::failure::FailureClass::as_str`).
+    #[must_use]
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::InvalidRequest => "invalid-request",
+            Self::Transient => "transient",
+            Self::PolicyRefusal => "policy-refusal",
+            Self::BudgetExhausted => "budget-exhausted",
+            Self::Internal => "internal",
+        }
+    }
 }
 
 /// The terminal task state an A2A failure ends in.
@@ -147,8 +224,10 @@ pub fn for_a2a(failure: &ToolFailure) -> A2aOutcome {
             A2aTerminal::Failed(A2aFailureClass::InvalidRequest)
         }
         FailureKind::Timeout => A2aTerminal::Failed(A2aFailureClass::BudgetExhausted),
-        _ if failure.is_unhandled() => A2aTerminal::Failed(A2aFailureClass::InvalidRequest),
-        _ if failure.is_terminal() => A2aTerminal::Failed(A2aFailureClass::Internal),
+        FailureKind::Internal => A2aTerminal::Failed(A2aFailureClass::Internal),
+        _ if failure.is_unhandled() || failure.is_terminal() => {
+            A2aTerminal::Failed(A2aFailureClass::InvalidRequest)
+        }
         _ => A2aTerminal::Failed(A2aFailureClass::Transient),
     };
     A2aOutcome {
@@ -158,7 +237,7 @@ pub fn for_a2a(failure: &ToolFailure) -> A2aOutcome {
     }
 }
 
-/// The seed's string layers: the message a model may read.
+/// The seed's string layers: the message a model may read (what `Display` prints).
 #[must_use]
 pub fn for_seed(failure: &ToolFailure) -> String {
     failure.message().to_owned()
