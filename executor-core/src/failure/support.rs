@@ -212,10 +212,52 @@ impl StdError for Snapshot {
 }
 
 // ---------------------------------------------------------------------------------------------
-// `#[failure(data)]`.
+// The message and `#[failure(data)]`, behind traits whose diagnostics say what to do.
+// Input:  `failure_message::<WeatherError>(&error)`, `data_value::<String>(field)`
+// Output: the `Display` text; the field as JSON.
 
-/// One field of a `data` variant as JSON. A field whose `Serialize` impl fails (a map with
-/// non-string keys, say) becomes `null` rather than losing the failure.
-pub fn data_value<T: Serialize + ?Sized>(value: &T) -> Value {
-    serde_json::to_value(value).unwrap_or(Value::Null)
+/// The failure's message: the type's `Display`.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` has no `Display`, which #[derive(ToolFailure)] uses as the failure's message",
+    label = "`{Self}` needs `Display`",
+    note = "derive `thiserror::Error` and give each variant an `#[error(\"…\")]`, or implement `std::fmt::Display`"
+)]
+pub trait FailureMessage {
+    /// The text models and peers read.
+    fn failure_message(&self) -> String;
+}
+
+impl<T: fmt::Display + ?Sized> FailureMessage for T {
+    fn failure_message(&self) -> String {
+        self.to_string()
+    }
+}
+
+/// `E`'s message.
+pub fn failure_message<E: FailureMessage + ?Sized>(error: &E) -> String {
+    error.failure_message()
+}
+
+/// A field `#[failure(data)]` serializes.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot go into the failure's `data`: it does not implement `serde::Serialize`",
+    label = "not `serde::Serialize`",
+    note = "derive `serde::Serialize` for it, or leave the field out of `data` with `#[failure(skip)]`"
+)]
+pub trait FailureData {
+    /// The field as JSON.
+    fn failure_data(&self) -> Value;
+}
+
+impl<T: Serialize + ?Sized> FailureData for T {
+    /// A field whose `Serialize` impl fails (a map with non-string keys, say) becomes `null`
+    /// rather than losing the failure.
+    fn failure_data(&self) -> Value {
+        serde_json::to_value(self).unwrap_or(Value::Null)
+    }
+}
+
+/// One field of a `data` variant as JSON.
+pub fn data_value<T: FailureData + ?Sized>(value: &T) -> Value {
+    value.failure_data()
 }

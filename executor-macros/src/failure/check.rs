@@ -26,14 +26,14 @@ fn check_codes_valid(input: &Input<'_>, errors: &mut Errors) {
         if is_valid_code(code) {
             continue;
         }
-        let suggestion = snake_case(code).replace(|c: char| !c.is_ascii_alphanumeric(), "_");
-        let example = if is_valid_code(&suggestion) { suggestion } else { "not_found".to_owned() };
         let message = if variant.attr.code.is_some() {
+            let suggestion = snake_case(code).replace(|c: char| !c.is_ascii_alphanumeric(), "_");
+            let example = if is_valid_code(&suggestion) { suggestion } else { "not_found".to_owned() };
             format!("invalid failure code `{code}`; a code is lowercase snake_case ({rule}), e.g. `code = \"{example}\"`")
         } else {
             format!(
                 "the code derived from `{}` would be `{code}`, which is not lowercase snake_case ({rule}); \
-                 name it with `#[failure(code = \"{example}\")]`",
+                 name it with `#[failure(code = \"…\")]`",
                 variant.ident
             )
         };
@@ -74,8 +74,8 @@ fn check_retry_after_class(input: &Input<'_>, errors: &mut Errors) {
             errors.at(
                 lit.span(),
                 format!(
-                    "`retry_after` on a `{}` enum is never used: only ordinary failures are retried \
-                     and no variant is `ordinary`; remove it, or put it on the variants that retry",
+                    "`retry_after` is never used here: the enum is `{}` and no variant is `ordinary`, \
+                     and only ordinary failures are retried; remove it, or put it on the variants that retry",
                     class.name()
                 ),
             );
@@ -88,10 +88,11 @@ fn check_retry_after_class(input: &Input<'_>, errors: &mut Errors) {
             continue;
         }
         let origin = if variant.attr.class.is_some() { "" } else { " (inherited from the enum)" };
+        let what = if input.shape == Shape::Enum { "this variant" } else { "this type" };
         let message = format!(
-            "`retry_after` on a `{}`{origin} failure is never used: only ordinary failures are retried; remove it{}",
+            "`retry_after` is never used: {what} is `{}`{origin}, and only ordinary failures are retried; \
+             remove it, or make {what} `ordinary`",
             class.name(),
-            if input.shape == Shape::Enum { ", or add `ordinary` to the variant" } else { ", or make it `ordinary`" },
         );
         errors.at(lit.span(), message);
     }

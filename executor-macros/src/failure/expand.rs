@@ -1,7 +1,7 @@
 //! Code generation for `#[derive(ToolFailure)]`. Infallible: the model is checked.
 
 use proc_macro2::{Ident, Span, TokenStream, TokenTree};
-use quote::{ToTokens, format_ident, quote, quote_spanned};
+use quote::{ToTokens, format_ident, quote};
 use syn::spanned::Spanned;
 use syn::WherePredicate;
 
@@ -59,8 +59,8 @@ fn impl_from(input: &Input<'_>) -> TokenStream {
     } else {
         let arms = input.variants.iter().map(|v| arm(input, v));
         let keep_source = keep_source(input, &error, &failure);
-        // Spanned on the type's name so "`E` doesn't implement `Display`" blames it.
-        let display = quote_spanned!(ident.span()=> ::std::string::ToString::to_string(&#error));
+        // The type is named with the user's tokens, so a missing `Display` blames the type.
+        let display = quote!(#krate::__private::failure_message::<#ident #ty_generics>(&#error));
         quote! {
             let #message: ::std::string::String = #display;
             let #failure: #krate::ToolFailure = match &#error {
@@ -131,11 +131,14 @@ fn arm(input: &Input<'_>, variant: &Variant<'_>) -> TokenStream {
 // Positional fields: one is its value, several an array.
 fn data_value(input: &Input<'_>, variant: &Variant<'_>, fields: &[&Field<'_>], bindings: &[Ident]) -> TokenStream {
     let krate = &input.krate;
-    // Spanned on each field's type so "`T: Serialize` is not satisfied" blames the field.
+    // The field's type is named with the user's tokens, so a missing `Serialize` blames it.
     let values: Vec<TokenStream> = fields
         .iter()
         .zip(bindings)
-        .map(|(f, b)| quote_spanned!(f.ty.span()=> #krate::__private::data_value(#b)))
+        .map(|(f, b)| {
+            let ty = f.ty;
+            quote!(#krate::__private::data_value::<#ty>(#b))
+        })
         .collect();
     let named = variant.fields.iter().next().is_some_and(|f| f.ident.is_some());
     if named {

@@ -232,9 +232,9 @@ fn set<T>(
 
 fn parse_str(meta: &ParseNestedMeta<'_>, example: &str) -> syn::Result<LitStr> {
     let value = meta.value()?;
-    match value.parse::<Lit>()? {
-        Lit::Str(s) => Ok(s),
-        other => Err(syn::Error::new(other.span(), format!("expected a string: `{example}`"))),
+    match value.parse::<syn::Expr>()? {
+        syn::Expr::Lit(syn::ExprLit { lit: Lit::Str(s), .. }) => Ok(s),
+        other => Err(syn::Error::new_spanned(other, format!("expected a string: `{example}`"))),
     }
 }
 
@@ -255,8 +255,14 @@ fn parse_duration(meta: &ParseNestedMeta<'_>) -> syn::Result<(u64, LitStr)> {
 fn parse_flag(meta: &ParseNestedMeta<'_>) -> syn::Result<(bool, Span)> {
     let span = meta.path.get_ident().map_or_else(Span::call_site, Ident::span);
     if meta.input.peek(Token![=]) {
-        let lit: LitBool = meta.value()?.parse()?;
-        Ok((lit.value, span))
+        let key = path_text(&meta.path);
+        match meta.value()?.parse::<syn::Expr>()? {
+            syn::Expr::Lit(syn::ExprLit { lit: Lit::Bool(LitBool { value, .. }), .. }) => Ok((value, span)),
+            other => Err(syn::Error::new_spanned(
+                other,
+                format!("expected `true` or `false`: write `{key}` to turn it on, `{key} = false` to turn an inherited one off"),
+            )),
+        }
     } else {
         Ok((true, span))
     }

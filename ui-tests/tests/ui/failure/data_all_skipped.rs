@@ -1,0 +1,9 @@
+use executor_core::prelude::*;
+
+#[derive(Debug, ToolFailure)]
+enum E {
+    #[failure(data)]
+    Busy(#[failure(skip)] u32),
+}
+
+fn main() {}

@@ -1,0 +1,9 @@
+use executor_core::prelude::*;
+
+#[derive(Debug, ToolFailure)]
+#[failure(data, redact)]
+enum E {
+    Busy { queue: u32 },
+}
+
+fn main() {}

@@ -1,0 +1,10 @@
+use executor_core::prelude::*;
+
+#[derive(Debug, ToolFailure)]
+enum E {
+    NotFound,
+    #[failure(code = "not_found")]
+    Missing,
+}
+
+fn main() {}

@@ -1,0 +1,9 @@
+use executor_core::prelude::*;
+
+#[derive(Debug, ToolFailure)]
+enum E {
+    #[failure(code = "Not-Found")]
+    Missing,
+}
+
+fn main() {}

@@ -1,0 +1,9 @@
+use executor_core::prelude::*;
+
+#[derive(Debug, ToolFailure)]
+#[failure(crate = executor_core)]
+enum E {
+    Busy,
+}
+
+fn main() {}

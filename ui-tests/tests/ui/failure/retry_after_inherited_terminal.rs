@@ -1,0 +1,10 @@
+use executor_core::prelude::*;
+
+#[derive(Debug, ToolFailure)]
+#[failure(terminal)]
+enum E {
+    #[failure(retry_after = "1s")]
+    Busy,
+}
+
+fn main() {}

@@ -1,0 +1,9 @@
+use executor_core::prelude::*;
+
+#[derive(Debug, ToolFailure)]
+enum E {
+    #[failure(terminal, retry_after = "1s")]
+    Busy,
+}
+
+fn main() {}

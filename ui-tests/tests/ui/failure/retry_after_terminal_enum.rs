@@ -1,0 +1,10 @@
+use executor_core::prelude::*;
+
+#[derive(Debug, ToolFailure)]
+#[failure(unhandled, retry_after = "1s")]
+enum E {
+    Busy,
+    Gone,
+}
+
+fn main() {}

@@ -1,0 +1,11 @@
+use executor_core::prelude::*;
+
+#[derive(Debug, ToolFailure)]
+enum E {
+    Busy {
+        #[failure(skip)]
+        queue: u32,
+    },
+}
+
+fn main() {}

@@ -1,0 +1,9 @@
+use executor_core::prelude::*;
+
+#[derive(ToolFailure)]
+union E {
+    code: u32,
+    bits: f32,
+}
+
+fn main() {}

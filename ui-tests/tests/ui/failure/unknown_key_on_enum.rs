@@ -1,0 +1,9 @@
+use executor_core::prelude::*;
+
+#[derive(Debug, ToolFailure)]
+#[failure(terminal, colour = "red")]
+enum E {
+    Busy,
+}
+
+fn main() {}

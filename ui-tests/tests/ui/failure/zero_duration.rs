@@ -1,0 +1,9 @@
+use executor_core::prelude::*;
+
+#[derive(Debug, ToolFailure)]
+enum E {
+    #[failure(retry_after = "0ms")]
+    Busy,
+}
+
+fn main() {}
