@@ -85,11 +85,121 @@
 //! let tools = toolset![add, other::plus]; // two tools named `add`
 //! ```
 //!
+//! ## Typed failures
+//!
+//! A tool returning `Result<T, E>` fails with `E`, converted into a [`ToolFailure`].
+//! `#[derive(ToolFailure)]` writes that conversion from one line per variant: whether a caller
+//! may retry (*ordinary*, the default), must stop (*terminal*) or should let another executor
+//! take the call (*unhandled*), a stable code, a retry hint, whose fault it was, what to
+//! withhold and what structured data to attach. The message is the error's `Display`, so
+//! thiserror works as is, `#[error(transparent)]` and `#[from]` included; the error itself is
+//! kept as the failure's [`source`](std::error::Error::source) for logs.
+//!
+//! ```
+//! use executor_core::prelude::*;
+//! use executor_core::failure::transport::{for_retry, RetryDecision};
+//! use executor_core::REDACTED_MESSAGE;
+//! use std::time::Duration;
+//!
+//! #[derive(Debug, thiserror::Error, ToolFailure)]
+//! enum WeatherError {
+//!     #[error("unknown city `{city}`")]
+//!     #[failure(terminal, data)]
+//!     UnknownCity { city: String },
+//!     #[error("weather service unavailable")]
+//!     #[failure(retry_after = "200ms")] // ordinary (retryable) is the default
+//!     Unavailable,
+//!     #[error("the upstream rejected key {0}")]
+//!     #[failure(terminal, redact, code = "upstream_auth")]
+//!     BadKey(String),
+//! }
+//!
+//! /// Current weather for a city.
+//! #[tool]
+//! async fn weather(city: &str) -> Result<String, WeatherError> {
+//!     match city {
+//!         "Paris" => Ok("sunny".into()),
+//!         "Busy" => Err(WeatherError::Unavailable),
+//!         "Key" => Err(WeatherError::BadKey("sk-123".into())),
+//!         _ => Err(WeatherError::UnknownCity { city: city.into() }),
+//!     }
+//! }
+//!
+//! // The spec tells clients how the tool can fail.
+//! assert_eq!(weather::spec().failure_codes, ["unknown_city", "unavailable", "upstream_auth"]);
+//!
+//! # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
+//! let tools = toolset![weather];
+//! let call = |city: &str| tools.execute_with_context("weather", &json!({"city": city}), ToolContext::new());
+//!
+//! let unknown = call("Atlantis").await.unwrap_err();
+//! assert_eq!(unknown.message(), "unknown city `Atlantis`");
+//! assert_eq!(unknown.code(), "unknown_city");
+//! assert_eq!(unknown.data(), Some(&json!({"city": "Atlantis"})));
+//! assert_eq!(for_retry(&unknown), RetryDecision::Stop);
+//!
+//! let busy = call("Busy").await.unwrap_err();
+//! assert_eq!(for_retry(&busy), RetryDecision::Retry { after: Some(Duration::from_millis(200)) });
+//!
+//! // A redacted variant's text reaches no model or peer; logs still have it.
+//! let key = call("Key").await.unwrap_err();
+//! assert_eq!(key.message(), REDACTED_MESSAGE);
+//! assert_eq!(key.withheld_message(), Some("the upstream rejected key sk-123"));
+//! assert_eq!(tools.execute("weather", &json!({"city": "Key"})).await, Err(REDACTED_MESSAGE.to_owned()));
+//! # });
+//! ```
+//!
+//! | key | on | effect |
+//! |---|---|---|
+//! | `ordinary`, `terminal`, `unhandled` | enum, variant, struct | the class; `ordinary` when none is given |
+//! | `code = "…"` | variant, struct | the stable code, lowercase snake_case (`^[a-z][a-z0-9_]*$`, at most 64 bytes); default: the variant's (or struct's) name in snake_case, `HTTPError` → `http_error` |
+//! | `retry_after = "200ms"` | enum, variant, struct | the retry hint (`ms`, `s`, `m`, `h`); only on ordinary failures |
+//! | `kind = …` | enum, variant, struct | [`FailureKind`]: `invalid_arguments`, `timeout`, `cancelled`, `tool` (default) or `internal` (redacted unless `redact = false`) |
+//! | `redact`, `redact = false` | enum, variant, struct | peers see [`REDACTED_MESSAGE`] and no data; the original stays in `Debug`, `source()` and [`withheld_message`](ToolFailure::withheld_message) |
+//! | `data`, `data = false` | enum, variant, struct | the fields, serialized, become the failure's [`data`](ToolFailure::data): named fields an object, one positional field its value, several an array; only these fields need `Serialize` |
+//! | `skip` | field | leaves the field out of `data` (a `#[source]` error, say) |
+//! | `crate = ::path` | enum, struct | where `executor_core` is, for re-exports |
+//!
+//! Keys on the enum are defaults that each variant overrides: `#[failure(terminal, redact)]`
+//! on the enum and `#[failure(ordinary, redact = false)]` on one variant. The derive also
+//! implements [`failure::FailureCodes`]; a tool whose error type does not derive it (a
+//! `String`, a `ToolFailure`, a hand-written `From`) lists no codes. Generic error types and
+//! ones with lifetimes work; their source is a snapshot of the error's text and chain.
+//!
+//! Other error types convert too: `String` and `&str` are ordinary failures shown as is;
+//! `Box<dyn Error + Send + Sync>` (and `anyhow::Error` with the `anyhow` feature) are ordinary
+//! and redacted, since an arbitrary error can carry a secret ([`ToolFailure::reveal`] shows
+//! it). What every failure becomes on each transport is one table:
+//! [`failure::transport`].
+//!
+//! Mistakes are compile errors that point at the attribute:
+//!
+//! ```compile_fail
+//! use executor_core::prelude::*;
+//! #[derive(Debug, thiserror::Error, ToolFailure)]
+//! enum E {
+//!     #[error("busy")]
+//!     #[failure(retry_afer = "1s")] // unknown key; did you mean `retry_after`?
+//!     Busy,
+//! }
+//! ```
+//!
+//! ```compile_fail
+//! use executor_core::prelude::*;
+//! #[derive(Debug, thiserror::Error, ToolFailure)]
+//! enum E {
+//!     #[error("gone")]
+//!     #[failure(terminal, retry_after = "1s")] // a terminal failure is never retried
+//!     Gone,
+//! }
+//! ```
+//!
 //! ## Map of the crate
 //! - [`ToolExecutor`]: the seed contract plus [`ToolExecutor::execute_with_context`], the one
 //!   path generated executors funnel every method into.
 //! - [`ToolSet`]: free-fn tools and executors behind one name-dispatching executor.
-//! - [`ToolFailure`]: ordinary / terminal / unhandled, with a code, kind, retry hint and data.
+//! - [`ToolFailure`]: ordinary / terminal / unhandled, with a code, kind, retry hint and data;
+//!   `#[derive(ToolFailure)]` and the per-transport table in [`failure::transport`].
 //! - [`ToolContext`]: ids, attempt, deadline, cancellation, progress and state changes.
 //! - [`schema`]: the canonical JSON Schemas and the argument decoder.
 

@@ -5,6 +5,13 @@
 //! fallback executor that the call was not this executor's to serve. On top of that a failure
 //! carries what transports need: a stable [`code`](ToolFailure::code), a retry hint, optional
 //! structured data and a [`FailureKind`] saying whose fault it was.
+//!
+//! Error types become failures through `From` impls: `#[derive(ToolFailure)]` writes one per
+//! error enum or struct (see the crate docs, "Typed failures", for its keys) and implements
+//! [`FailureCodes`]; text converts as an ordinary failure; arbitrary errors
+//! ([`from_error`](ToolFailure::from_error), `Box<dyn Error>`, `anyhow::Error` behind the
+//! `anyhow` feature) as ordinary *redacted* ones. [`transport`] says what a failure becomes on
+//! each transport.
 
 use std::borrow::Cow;
 use std::error::Error as StdError;
