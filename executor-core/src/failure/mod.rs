@@ -93,7 +93,12 @@ pub struct ToolFailure {
     kind: FailureKind,
     #[serde(default = "default_code")]
     code: Cow<'static, str>,
-    #[serde(default, skip_serializing_if = "Option::is_none", rename = "retry_after_ms", with = "millis")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        rename = "retry_after_ms",
+        with = "millis"
+    )]
     retry_after: Option<Duration>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     data: Option<Value>,
@@ -168,9 +173,12 @@ impl ToolFailure {
     /// The call ran out of time. Ordinary: a retry may be faster.
     #[must_use]
     pub fn timeout(tool: &str, after: Duration) -> Self {
-        Self::ordinary(format!("tool `{tool}` timed out after {}ms", after.as_millis()))
-            .with_kind(FailureKind::Timeout)
-            .with_code("timeout")
+        Self::ordinary(format!(
+            "tool `{tool}` timed out after {}ms",
+            after.as_millis()
+        ))
+        .with_kind(FailureKind::Timeout)
+        .with_code("timeout")
     }
 
     /// The caller cancelled the call. Terminal: the caller no longer wants the result.

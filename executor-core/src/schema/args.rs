@@ -71,7 +71,9 @@ fn reword(serde_message: &str) -> String {
 #[cold]
 #[must_use]
 pub fn missing(name: &str, expected: &str) -> ToolFailure {
-    ToolFailure::invalid_arguments(format!("{name}: missing required argument (expected {expected})"))
+    ToolFailure::invalid_arguments(format!(
+        "{name}: missing required argument (expected {expected})"
+    ))
 }
 
 /// An argument the tool does not take.
@@ -136,7 +138,10 @@ mod tests {
         }
         let v = json!({"city": "Paris", "tags": [1, "x"]});
         let err = decode::<Loc>(&v, "location").unwrap_err();
-        assert_eq!(err.message(), "location.tags[1]: expected u8, got string \"x\"");
+        assert_eq!(
+            err.message(),
+            "location.tags[1]: expected u8, got string \"x\""
+        );
     }
 
     #[test]

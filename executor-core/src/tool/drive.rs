@@ -19,16 +19,26 @@ use crate::{FailureKind, ToolFailure};
 ///
 /// Costs nothing extra when there is no deadline and no cancellation token: no timer is
 /// armed and nothing is allocated.
-pub async fn drive<T, F>(tool: &str, ctx: &ToolContext, timeout: Option<Duration>, fut: F) -> Result<T, ToolFailure>
+pub async fn drive<T, F>(
+    tool: &str,
+    ctx: &ToolContext,
+    timeout: Option<Duration>,
+    fut: F,
+) -> Result<T, ToolFailure>
 where
     F: Future<Output = Result<T, ToolFailure>>,
 {
-    let own_deadline = timeout.map(|t| Instant::now() + t);
+    let now = timeout
+        .or(ctx.deadline().map(|_| Duration::ZERO))
+        .map(|_| Instant::now());
+    let own_deadline = timeout.zip(now).map(|(t, now)| now + t);
     let deadline = match (own_deadline, ctx.deadline()) {
         (Some(a), Some(b)) => Some(a.min(b)),
         (a, b) => a.or(b),
     };
-    let budget = deadline.map(|d| d.saturating_duration_since(Instant::now()));
+    let budget = deadline
+        .zip(now)
+        .map(|(d, now)| d.saturating_duration_since(now));
     let mut fut = pin!(fut);
     let mut sleep = pin!(deadline.map(tokio::time::sleep_until));
     let mut cancelled = pin!(ctx.cancellation_token().map(|t| t.cancelled()));

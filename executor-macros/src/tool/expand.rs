@@ -56,7 +56,9 @@ pub fn spec(model: &ToolFn) -> TokenStream {
 }
 
 fn failure_codes(model: &ToolFn) -> Option<TokenStream> {
-    let Ret::Result(ty) = &model.ret else { return None };
+    let Ret::Result(ty) = &model.ret else {
+        return None;
+    };
     let krate = &model.krate;
     let ty = erase_lifetimes(ty);
     Some(quote! {
@@ -74,10 +76,24 @@ fn input_schema(model: &ToolFn) -> TokenStream {
         let properties: Vec<String> = args
             .iter()
             .zip(&literals)
-            .map(|(a, lit)| format!("{}:{}", json_string(&a.json_name), schema::with_description(lit, a.description.as_deref())))
+            .map(|(a, lit)| {
+                format!(
+                    "{}:{}",
+                    json_string(&a.json_name),
+                    schema::with_description(lit, a.description.as_deref())
+                )
+            })
             .collect();
-        let required: Vec<String> = args.iter().filter(|a| a.required()).map(|a| json_string(&a.json_name)).collect();
-        let required = if required.is_empty() { String::new() } else { format!(",\"required\":[{}]", required.join(",")) };
+        let required: Vec<String> = args
+            .iter()
+            .filter(|a| a.required())
+            .map(|a| json_string(&a.json_name))
+            .collect();
+        let required = if required.is_empty() {
+            String::new()
+        } else {
+            format!(",\"required\":[{}]", required.join(","))
+        };
         let json = format!(
             "{{\"type\":\"object\",\"properties\":{{{}}}{required},\"additionalProperties\":false}}",
             properties.join(",")
@@ -134,7 +150,9 @@ fn output_schema(model: &ToolFn) -> TokenStream {
 
 fn result_ok_type(ty: &Type) -> Option<&Type> {
     let Type::Path(p) = ty else { return None };
-    let syn::PathArguments::AngleBracketed(args) = &p.path.segments.last()?.arguments else { return None };
+    let syn::PathArguments::AngleBracketed(args) = &p.path.segments.last()?.arguments else {
+        return None;
+    };
     if args.args.len() != 2 {
         return None;
     }
@@ -166,7 +184,9 @@ pub fn call_body(model: &ToolFn, receiver: Option<TokenStream>) -> TokenStream {
     let decode = decode_args(model);
     let invoke = invoke(model, receiver);
     let timeout = match model.timeout_ms {
-        Some(ms) => quote!(::core::option::Option::Some(#krate::__private::Duration::from_millis(#ms))),
+        Some(ms) => {
+            quote!(::core::option::Option::Some(#krate::__private::Duration::from_millis(#ms)))
+        }
         None => quote!(::core::option::Option::None),
     };
     quote! {
@@ -194,10 +214,16 @@ fn decode_args(model: &ToolFn) -> TokenStream {
     let krate = &model.krate;
     let params = params_ident();
     let args: Vec<&Arg> = model.args().collect();
-    let raws: Vec<Ident> = (0..args.len()).map(|i| format_ident!("__executor_raw_{}", i, span = Span::mixed_site())).collect();
+    let raws: Vec<Ident> = (0..args.len())
+        .map(|i| format_ident!("__executor_raw_{}", i, span = Span::mixed_site()))
+        .collect();
     let names: Vec<&str> = args.iter().map(|a| a.json_name.as_str()).collect();
     let decls = raws.iter().map(|r| quote!(let mut #r: ::core::option::Option<&#krate::__private::Value> = ::core::option::Option::None;));
-    let lets = args.iter().zip(&raws).enumerate().map(|(i, (arg, raw))| decode_one(model, arg, raw, i));
+    let lets = args
+        .iter()
+        .zip(&raws)
+        .enumerate()
+        .map(|(i, (arg, raw))| decode_one(model, arg, raw, i));
     quote! {
         #(#decls)*
         if let ::core::option::Option::Some(__executor_object) = #krate::__private::object(#params)? {
@@ -230,9 +256,12 @@ fn decode_one(model: &ToolFn, arg: &Arg, raw: &Ident, index: usize) -> TokenStre
         Decode::Ref(inner) => (erase_lifetimes(inner), |e| e),
     };
     let holder_default = matches!(arg.decode, Decode::Slice(_) | Decode::Ref(_));
-    let decoded = wrap(quote_spanned!(span=> #krate::__private::decode::<#target>(__executor_value, #name)?));
+    let decoded =
+        wrap(quote_spanned!(span=> #krate::__private::decode::<#target>(__executor_value, #name)?));
     let missing = match &arg.default {
-        Some(Some(expr)) if holder_default => quote_spanned!(span_of_expr(expr)=> ::core::convert::Into::into(#expr)),
+        Some(Some(expr)) if holder_default => {
+            quote_spanned!(span_of_expr(expr)=> ::core::convert::Into::into(#expr))
+        }
         Some(Some(expr)) => quote_spanned!(span_of_expr(expr)=> #expr),
         Some(None) => quote_spanned!(span=> ::core::default::Default::default()),
         None if arg.is_option => quote!(::core::option::Option::None),
@@ -277,7 +306,11 @@ fn invoke(model: &ToolFn, receiver: Option<TokenStream>) -> TokenStream {
         Some(recv) => quote!(#recv.#ident),
         None => quote!(#ident),
     };
-    let awaited = if model.is_async { quote!(.await) } else { TokenStream::new() };
+    let awaited = if model.is_async {
+        quote!(.await)
+    } else {
+        TokenStream::new()
+    };
     let call = quote!(#callee(#(#call_args),*) #awaited);
     match &model.ret {
         Ret::Unit => quote! {
