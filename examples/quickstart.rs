@@ -61,7 +61,7 @@ impl From<WeatherError> for ToolFailure {
 
 /// Look up the current weather for a city.
 #[tool(read_only, open_world, timeout = "5s", title = "Current weather")]
-pub async fn get_weather(
+async fn get_weather(
     /// City name, e.g. "Paris".
     city: &str,
     /// Temperature unit.
@@ -94,27 +94,36 @@ pub async fn get_weather(
 /// * `a` - The first addend.
 /// * `b` - The second addend.
 #[tool(idempotent, read_only)]
-pub fn add(a: i64, b: i64) -> i64 {
+fn add(a: i64, b: i64) -> i64 {
     a + b
 }
 
 /// Joins words, borrowing them from the request instead of copying.
 #[tool(name = "join_words")]
-pub fn join(
+fn join(
     /// The words to join.
     words: &[&str],
     /// What goes between the words.
-    #[arg(default = Cow::Borrowed(" "))]
-    separator: Cow<'_, str>,
+    #[arg(default = " ")]
+    separator: &str,
     /// Shout the result.
     #[arg(rename = "upper", description = "Upper-case the result")]
     shout: Option<bool>,
 ) -> String {
-    let joined = words.join(&separator);
+    let joined = words.join(separator);
     if shout.unwrap_or(false) {
         joined.to_uppercase()
     } else {
         joined
+    }
+}
+
+/// Trims text: a `Cow` borrows from the request and is owned only when it must change.
+#[tool(idempotent)]
+fn trim(text: Cow<'_, str>) -> String {
+    match text {
+        Cow::Borrowed(s) => s.trim().to_owned(),
+        Cow::Owned(s) => s.trim().to_owned(),
     }
 }
 
@@ -129,6 +138,7 @@ impl Counter {
     /// Adds to the counter and returns the new total.
     #[tool(destructive = false)]
     async fn bump(&self, #[arg(default = 1)] by: u64, ctx: &ToolContext) -> u64 {
+        ctx.progress(1.0, Some("bumped".to_owned())).await;
         ctx.record_state_change("hits", json!(by));
         self.hits.fetch_add(by, Ordering::Relaxed) + by
     }
@@ -146,6 +156,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         .tool::<get_weather>()
         .tool::<add>()
         .tool::<join>()
+        .tool::<trim>()
         .executor(Counter::default())
         .build()?;
     let quick = toolset![add, join];
@@ -172,6 +183,10 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         )
         .await?;
     println!("join_words = {joined}");
+    let trimmed = tools
+        .execute("trim", &json!({"text": "  spaced out  "}))
+        .await?;
+    println!("trim = {trimmed}");
     let total = tools.execute("bump", &json!({"by": 2})).await?;
     println!("bump(2) = {total}");
 

@@ -1,6 +1,14 @@
 //! Everything generated code needs and users should not name. Not covered by semver; the macro
 //! crate is pinned to this exact version of the runtime.
 
+// Helpers called from generated code: `#[must_use]` and hasher-generic signatures would only
+// add noise there.
+#![allow(
+    clippy::must_use_candidate,
+    clippy::implicit_hasher,
+    clippy::elidable_lifetime_names
+)]
+
 pub use ::core;
 pub use ::schemars;
 pub use ::serde;

@@ -9,7 +9,11 @@ use executor_core::schema::{InputSchema, output_schema};
 
 /// Every type the macro sees through.
 #[tool]
-#[allow(clippy::too_many_arguments, clippy::fn_params_excessive_bools)] // one parameter per type under test
+#[allow(
+    clippy::too_many_arguments,
+    clippy::many_single_char_names,
+    clippy::option_option
+)] // one parameter per type under test
 fn every_literal(
     a: bool,
     b: i8,

@@ -8,6 +8,8 @@
 mod diag;
 mod krate;
 mod schema;
+#[cfg(test)]
+mod tests;
 mod tool;
 mod tools;
 mod toolset;

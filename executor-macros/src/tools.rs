@@ -67,8 +67,8 @@ pub fn expand(args: TokenStream, input: TokenStream) -> TokenStream {
             models.push(model);
         }
     }
-    check_unique(&models, &block, &mut errors);
-    if models.is_empty() {
+    check_unique(&models, &mut errors);
+    if models.is_empty() && block.trait_.is_none() {
         errors.spanned(
             &block.self_ty,
             "#[tools] found no #[tool] method; mark the methods to serve with #[tool]",
@@ -100,7 +100,7 @@ fn parse_args(args: TokenStream, errors: &mut Errors) -> CratePath {
     krate.unwrap_or_default()
 }
 
-fn check_unique(models: &[ToolFn], block: &syn::ItemImpl, errors: &mut Errors) {
+fn check_unique(models: &[ToolFn], errors: &mut Errors) {
     for (i, model) in models.iter().enumerate() {
         if models[..i].iter().any(|m| m.name == model.name) {
             errors.spanned(
@@ -112,7 +112,6 @@ fn check_unique(models: &[ToolFn], block: &syn::ItemImpl, errors: &mut Errors) {
             );
         }
     }
-    let _ = block;
 }
 
 // Input:

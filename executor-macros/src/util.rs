@@ -1,5 +1,7 @@
 //! Doc comments, durations and tool names.
 
+use std::fmt::Write as _;
+
 use syn::{Attribute, Expr, Lit, Meta};
 
 /// The lines of `///` comments (`#[doc = "…"]`), one leading space removed.
@@ -9,14 +11,13 @@ pub fn doc_lines(attrs: &[Attribute]) -> Vec<String> {
         if !attr.path().is_ident("doc") {
             continue;
         }
-        if let Meta::NameValue(nv) = &attr.meta {
-            if let Expr::Lit(lit) = &nv.value {
-                if let Lit::Str(s) = &lit.lit {
-                    let value = s.value();
-                    for line in value.split('\n') {
-                        lines.push(line.strip_prefix(' ').unwrap_or(line).trim_end().to_owned());
-                    }
-                }
+        if let Meta::NameValue(nv) = &attr.meta
+            && let Expr::Lit(lit) = &nv.value
+            && let Lit::Str(s) = &lit.lit
+        {
+            let value = s.value();
+            for line in value.split('\n') {
+                lines.push(line.strip_prefix(' ').unwrap_or(line).trim_end().to_owned());
             }
         }
     }
@@ -56,11 +57,11 @@ pub fn split_arguments_section(lines: &[String]) -> (String, Vec<(String, String
             if let Some(pair) = parse_item(item) {
                 args.push(pair);
             }
-        } else if !trimmed.is_empty() {
-            if let Some(last) = args.last_mut() {
-                last.1.push(' ');
-                last.1.push_str(trimmed);
-            }
+        } else if !trimmed.is_empty()
+            && let Some(last) = args.last_mut()
+        {
+            last.1.push(' ');
+            last.1.push_str(trimmed);
         }
     }
     (join_doc(&rest), args)
@@ -134,7 +135,9 @@ pub fn json_string(text: &str) -> String {
             '\n' => out.push_str("\\n"),
             '\r' => out.push_str("\\r"),
             '\t' => out.push_str("\\t"),
-            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c if (c as u32) < 0x20 => {
+                let _ = write!(out, "\\u{:04x}", c as u32);
+            }
             c => out.push(c),
         }
     }

@@ -58,10 +58,10 @@ fn decode_error<'de, T: Deserialize<'de>>(value: &'de Value, name: &str) -> Tool
 /// `expected u32, got string "three"` better.
 fn reword(serde_message: &str) -> String {
     for prefix in ["invalid type: ", "invalid value: "] {
-        if let Some(rest) = serde_message.strip_prefix(prefix) {
-            if let Some((got, expected)) = rest.rsplit_once(", expected ") {
-                return format!("expected {expected}, got {got}");
-            }
+        if let Some(rest) = serde_message.strip_prefix(prefix)
+            && let Some((got, expected)) = rest.rsplit_once(", expected ")
+        {
+            return format!("expected {expected}, got {got}");
         }
     }
     serde_message.to_owned()

@@ -19,6 +19,9 @@ use crate::{FailureKind, ToolFailure};
 ///
 /// Costs nothing extra when there is no deadline and no cancellation token: no timer is
 /// armed and nothing is allocated.
+///
+/// # Errors
+/// `fut`'s own failure, or a panic, timeout or cancellation failure.
 pub async fn drive<T, F>(
     tool: &str,
     ctx: &ToolContext,
@@ -43,20 +46,20 @@ where
     let mut sleep = pin!(deadline.map(tokio::time::sleep_until));
     let mut cancelled = pin!(ctx.cancellation_token().map(|t| t.cancelled()));
     poll_fn(|cx| {
-        if let Some(c) = cancelled.as_mut().as_pin_mut() {
-            if c.poll(cx).is_ready() {
-                return Poll::Ready(Err(ToolFailure::cancelled(tool)));
-            }
+        if let Some(c) = cancelled.as_mut().as_pin_mut()
+            && c.poll(cx).is_ready()
+        {
+            return Poll::Ready(Err(ToolFailure::cancelled(tool)));
         }
         match catch_unwind(AssertUnwindSafe(|| fut.as_mut().poll(cx))) {
             Ok(Poll::Ready(result)) => return Poll::Ready(result),
             Ok(Poll::Pending) => {}
             Err(payload) => return Poll::Ready(Err(panicked(tool, &*payload))),
         }
-        if let Some(s) = sleep.as_mut().as_pin_mut() {
-            if s.poll(cx).is_ready() {
-                return Poll::Ready(Err(ToolFailure::timeout(tool, budget.unwrap_or_default())));
-            }
+        if let Some(s) = sleep.as_mut().as_pin_mut()
+            && s.poll(cx).is_ready()
+        {
+            return Poll::Ready(Err(ToolFailure::timeout(tool, budget.unwrap_or_default())));
         }
         Poll::Pending
     })

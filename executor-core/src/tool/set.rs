@@ -192,6 +192,7 @@ impl ToolSetBuilder {
 
     /// Like [`executor`](Self::executor) for an executor that is already shared.
     #[must_use]
+    #[allow(clippy::needless_pass_by_value)] // takes the `Arc` like `Arc::clone` callers expect
     pub fn shared(mut self, executor: Arc<dyn ToolExecutor>) -> Self {
         for spec in executor.specs().iter() {
             self.entries

@@ -4,7 +4,7 @@ use proc_macro2::{Delimiter, Group, Ident, Spacing, Span, TokenStream, TokenTree
 use quote::{format_ident, quote, quote_spanned};
 use syn::Type;
 
-use super::model::{Arg, Decode, Param, Ret, ToolFn, span_of};
+use super::model::{Arg, ArgDefault, Decode, Param, Ret, ToolFn, span_of};
 use crate::schema;
 use crate::util::json_string;
 
@@ -22,14 +22,13 @@ pub fn spec(model: &ToolFn) -> TokenStream {
     let description = &model.description;
     let input = input_schema(model);
     let output = output_schema(model);
-    let opt_bool = |v: Option<bool>| match v {
-        Some(b) => quote!(::core::option::Option::Some(#b)),
-        None => quote!(::core::option::Option::None),
-    };
-    let title = match &model.title {
-        Some(t) => quote!(::core::option::Option::Some(::std::string::String::from(#t))),
-        None => quote!(::core::option::Option::None),
-    };
+    let opt_bool = option_tokens;
+    let title = option_tokens(
+        model
+            .title
+            .as_ref()
+            .map(|t| quote!(::std::string::String::from(#t))),
+    );
     let (read_only, destructive, idempotent, open_world) = (
         opt_bool(model.read_only),
         opt_bool(model.destructive),
@@ -104,13 +103,19 @@ fn input_schema(model: &ToolFn) -> TokenStream {
         let name = &a.json_name;
         let required = a.required();
         let ty = schema_type(a);
-        let description = match &a.description {
-            Some(d) => quote!(::core::option::Option::Some(#d)),
-            None => quote!(::core::option::Option::None),
-        };
+        let description = option_tokens(a.description.as_ref());
         quote_spanned!(span_of(&a.ty)=> .param::<#ty>(#name, #description, #required))
     });
     quote!(#krate::__private::InputSchema::new() #(#params)* .finish())
+}
+
+/// `Some(v)` / `None` as tokens.
+fn option_tokens<T: quote::ToTokens>(value: Option<T>) -> TokenStream {
+    if let Some(v) = value {
+        quote!(::core::option::Option::Some(#v))
+    } else {
+        quote!(::core::option::Option::None)
+    }
 }
 
 /// The type whose schema describes an argument: what it decodes from, lifetimes erased.
@@ -131,20 +136,20 @@ fn output_schema(model: &ToolFn) -> TokenStream {
     let literal = |json: String| quote!(#krate::__private::literal(#json));
     match &model.ret {
         Ret::Unit => literal(r#"{"type":"null"}"#.to_owned()),
-        Ret::Plain(ty) => match schema::literal(ty) {
-            Some(json) => literal(json),
-            None => {
+        Ret::Plain(ty) => schema::literal(ty).map_or_else(
+            || {
                 let erased = erase_lifetimes(ty);
                 quote_spanned!(span_of(ty)=> #krate::__private::output_schema::<#erased>())
-            }
-        },
-        Ret::Result(ty) => match result_ok_type(ty).and_then(schema::literal) {
-            Some(json) => literal(json),
-            None => {
+            },
+            literal,
+        ),
+        Ret::Result(ty) => result_ok_type(ty).and_then(schema::literal).map_or_else(
+            || {
                 let erased = erase_lifetimes(ty);
                 quote_spanned!(span_of(ty)=> #krate::__private::output_schema::<<#erased as #krate::__private::ResultParts>::Ok>())
-            }
-        },
+            },
+            literal,
+        ),
     }
 }
 
@@ -179,20 +184,17 @@ fn result_ok_type(ty: &Type) -> Option<&Type> {
 pub fn call_body(model: &ToolFn, receiver: Option<TokenStream>) -> TokenStream {
     let krate = &model.krate;
     let name = &model.name;
-    let params = params_ident();
     let ctx = ctx_ident();
     let decode = decode_args(model);
     let invoke = invoke(model, receiver);
-    let timeout = match model.timeout_ms {
-        Some(ms) => {
-            quote!(::core::option::Option::Some(#krate::__private::Duration::from_millis(#ms)))
-        }
-        None => quote!(::core::option::Option::None),
-    };
+    let timeout = option_tokens(
+        model
+            .timeout_ms
+            .map(|ms| quote!(#krate::__private::Duration::from_millis(#ms))),
+    );
     quote! {
         #krate::__private::Box::pin(async move {
             let __executor_output = #krate::__private::drive(#name, &#ctx, #timeout, async {
-                let _ = &#params;
                 #decode
                 #invoke
             })
@@ -259,11 +261,11 @@ fn decode_one(model: &ToolFn, arg: &Arg, raw: &Ident, index: usize) -> TokenStre
     let decoded =
         wrap(quote_spanned!(span=> #krate::__private::decode::<#target>(__executor_value, #name)?));
     let missing = match &arg.default {
-        Some(Some(expr)) if holder_default => {
+        Some(ArgDefault::Expr(expr)) if holder_default => {
             quote_spanned!(span_of_expr(expr)=> ::core::convert::Into::into(#expr))
         }
-        Some(Some(expr)) => quote_spanned!(span_of_expr(expr)=> #expr),
-        Some(None) => quote_spanned!(span=> ::core::default::Default::default()),
+        Some(ArgDefault::Expr(expr)) => quote_spanned!(span_of_expr(expr)=> #expr),
+        Some(ArgDefault::Trait) => quote_spanned!(span=> ::core::default::Default::default()),
         None if arg.is_option => quote!(::core::option::Option::None),
         None => {
             let expected = type_text(&arg.ty);
@@ -302,9 +304,10 @@ fn invoke(model: &ToolFn, receiver: Option<TokenStream>) -> TokenStream {
             }
         })
         .collect();
-    let callee = match receiver {
-        Some(recv) => quote!(#recv.#ident),
-        None => quote!(#ident),
+    let callee = if let Some(recv) = receiver {
+        quote!(#recv.#ident)
+    } else {
+        quote!(#ident)
     };
     let awaited = if model.is_async {
         quote!(.await)
@@ -335,7 +338,7 @@ fn invoke(model: &ToolFn, receiver: Option<TokenStream>) -> TokenStream {
 impl ToolFn {
     pub fn args(&self) -> impl Iterator<Item = &Arg> {
         self.params.iter().filter_map(|p| match p {
-            Param::Arg(a) => Some(a),
+            Param::Arg(a) => Some(&**a),
             Param::Context => None,
         })
     }

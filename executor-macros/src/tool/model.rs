@@ -31,7 +31,7 @@ pub struct ToolFn {
 /// A parameter: injected context or a decoded argument.
 pub enum Param {
     Context,
-    Arg(Arg),
+    Arg(Box<Arg>),
 }
 
 /// An argument decoded from the request JSON.
@@ -39,10 +39,18 @@ pub struct Arg {
     pub json_name: String,
     pub ty: Type,
     pub decode: Decode,
-    /// `None`: required (unless `Option`); `Some(None)`: `Default::default()`; `Some(Some(e))`.
-    pub default: Option<Option<Expr>>,
+    /// `None`: required unless it is an `Option`.
+    pub default: Option<ArgDefault>,
     pub description: Option<String>,
     pub is_option: bool,
+}
+
+/// What a missing argument becomes.
+pub enum ArgDefault {
+    /// `#[arg(default)]`: `Default::default()`.
+    Trait,
+    /// `#[arg(default = expr)]`.
+    Expr(Expr),
 }
 
 impl Arg {
@@ -161,10 +169,10 @@ impl ToolFn {
             .rename
             .as_ref()
             .map_or_else(|| rust_name.clone(), syn::LitStr::value);
-        if json_name.is_empty() {
-            if let Some(lit) = &attr.rename {
-                errors.at(lit.span(), "an argument name cannot be empty");
-            }
+        if json_name.is_empty()
+            && let Some(lit) = &attr.rename
+        {
+            errors.at(lit.span(), "an argument name cannot be empty");
         }
         let description = attr
             .description
@@ -178,14 +186,16 @@ impl ToolFn {
                     .map(|(_, d)| d.clone())
             });
         let ty = (*pt.ty).clone();
-        Some(Param::Arg(Arg {
+        Some(Param::Arg(Box::new(Arg {
             json_name,
             decode: decode_of(&ty),
             is_option: is_option(&ty),
             ty,
-            default: attr.default.map(|(_, e)| e),
+            default: attr
+                .default
+                .map(|(_, e)| e.map_or(ArgDefault::Trait, ArgDefault::Expr)),
             description,
-        }))
+        })))
     }
 }
 
@@ -309,13 +319,13 @@ fn decode_of(ty: &Type) -> Decode {
             let Some(last) = p.path.segments.last() else {
                 return Decode::Owned;
             };
-            if last.ident == "Cow" {
-                if let PathArguments::AngleBracketed(args) = &last.arguments {
-                    let is_str = args.args.iter().any(|a| matches!(a, GenericArgument::Type(Type::Path(t)) if t.path.is_ident("str")));
-                    if is_str {
-                        return Decode::CowStr;
-                    }
-                }
+            if last.ident == "Cow"
+                && let PathArguments::AngleBracketed(args) = &last.arguments
+                && args.args.iter().any(
+                    |a| matches!(a, GenericArgument::Type(Type::Path(t)) if t.path.is_ident("str")),
+                )
+            {
+                return Decode::CowStr;
             }
             Decode::Owned
         }
