@@ -219,15 +219,16 @@ pub use executor_macros::{tool, tools, toolset};
 pub use executor_macros::ToolFailure;
 pub use failure::{Classification, FailureKind, REDACTED_MESSAGE, ToolFailure};
 pub use tool::{
-    BoxFuture, DuplicateTool, FnTool, STREAM_CAPACITY, SpecList, Tool, ToolAnnotations, ToolContext,
-    ToolExecution, ToolExecutor, ToolSet, ToolSetBuilder, ToolSpec, ToolStreamChunk, spawn_stream,
+    BoxFuture, DuplicateTool, FnTool, STREAM_CAPACITY, SpecList, Tool, ToolAnnotations,
+    ToolContext, ToolExecution, ToolExecutor, ToolSet, ToolSetBuilder, ToolSpec, ToolStreamChunk,
+    spawn_stream,
 };
 
 /// Re-exports for tool authors: `use executor_core::prelude::*;`.
 pub mod prelude {
     pub use crate::{
-        Tool, ToolContext, ToolExecution, ToolExecutor, ToolFailure, ToolSet, ToolSpec, ToolStreamChunk, tool, tools,
-        toolset,
+        Tool, ToolContext, ToolExecution, ToolExecutor, ToolFailure, ToolSet, ToolSpec,
+        ToolStreamChunk, tool, tools, toolset,
     };
     pub use serde_json::json;
 }

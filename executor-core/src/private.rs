@@ -1,6 +1,14 @@
 //! Everything generated code needs and users should not name. Not covered by semver; the macro
 //! crate is pinned to this exact version of the runtime.
 
+// Helpers called from generated code: `#[must_use]` and hasher-generic signatures would only
+// add noise there.
+#![allow(
+    clippy::must_use_candidate,
+    clippy::implicit_hasher,
+    clippy::elidable_lifetime_names
+)]
+
 pub use ::core;
 pub use ::schemars;
 pub use ::serde;
@@ -43,7 +51,9 @@ pub fn seed_context(
 }
 
 /// The seed's string-error layers over the typed path.
-pub fn legacy<'a>(fut: BoxFuture<'a, Result<ToolExecution, ToolFailure>>) -> BoxFuture<'a, Result<Value, String>> {
+pub fn legacy<'a>(
+    fut: BoxFuture<'a, Result<ToolExecution, ToolFailure>>,
+) -> BoxFuture<'a, Result<Value, String>> {
     Box::pin(async move { fut.await.map(|e| e.output).map_err(|f| f.to_string()) })
 }
 
@@ -126,8 +136,12 @@ pub struct StreamProbe<'a, T>(pub &'a T);
 /// Picked when the executor is `Clone + 'static`.
 pub trait StreamByClone {
     /// Starts the stream.
-    fn stream(&self, tool: &str, params: &Value, action_id: &str)
-    -> BoxFuture<'static, Result<tokio::sync::mpsc::Receiver<ToolStreamChunk>, String>>;
+    fn stream(
+        &self,
+        tool: &str,
+        params: &Value,
+        action_id: &str,
+    ) -> BoxFuture<'static, Result<tokio::sync::mpsc::Receiver<ToolStreamChunk>, String>>;
 }
 
 impl<T: ToolExecutor + Clone + 'static> StreamByClone for StreamProbe<'_, T> {
@@ -137,15 +151,24 @@ impl<T: ToolExecutor + Clone + 'static> StreamByClone for StreamProbe<'_, T> {
         params: &Value,
         action_id: &str,
     ) -> BoxFuture<'static, Result<tokio::sync::mpsc::Receiver<ToolStreamChunk>, String>> {
-        Box::pin(std::future::ready(spawn_stream(self.0.clone(), tool, params, action_id)))
+        Box::pin(std::future::ready(spawn_stream(
+            self.0.clone(),
+            tool,
+            params,
+            action_id,
+        )))
     }
 }
 
 /// Picked when the executor is not `Clone`.
 pub trait StreamUnsupported {
     /// Refuses with the fix.
-    fn stream(&self, tool: &str, params: &Value, action_id: &str)
-    -> BoxFuture<'static, Result<tokio::sync::mpsc::Receiver<ToolStreamChunk>, String>>;
+    fn stream(
+        &self,
+        tool: &str,
+        params: &Value,
+        action_id: &str,
+    ) -> BoxFuture<'static, Result<tokio::sync::mpsc::Receiver<ToolStreamChunk>, String>>;
 }
 
 impl<T: ToolExecutor> StreamUnsupported for &StreamProbe<'_, T> {

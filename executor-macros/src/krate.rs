@@ -13,7 +13,10 @@ impl CratePath {
     pub fn parse_value(input: syn::parse::ParseStream<'_>) -> syn::Result<Self> {
         let path: syn::Path = input.parse()?;
         let absolute = path.leading_colon.is_some()
-            || path.segments.first().is_some_and(|s| s.ident == "crate" || s.ident == "$crate");
+            || path
+                .segments
+                .first()
+                .is_some_and(|s| s.ident == "crate" || s.ident == "$crate");
         if !absolute {
             return Err(syn::Error::new_spanned(
                 &path,

@@ -9,6 +9,8 @@ mod diag;
 mod failure;
 mod krate;
 mod schema;
+#[cfg(test)]
+mod tests;
 mod tool;
 mod tools;
 mod toolset;

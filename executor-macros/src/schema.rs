@@ -68,19 +68,22 @@ fn array(item: &Type) -> Option<String> {
     Some(format!(r#"{{"type":"array","items":{}}}"#, literal(item)?))
 }
 
-/// schemars' `allow_null`: a schema with a subschema (`items`) becomes `anyOf [it, null]`;
-/// otherwise `"type"` grows a `"null"`.
+/// schemars' `allow_null` for the schemas this module writes: `"type"` grows a `"null"`
+/// (`anyOf` is only used for schemas with `anyOf`/`oneOf`/`allOf`/`$ref`, which these are not).
 fn nullable(inner: &Type) -> Option<String> {
     let schema = literal(inner)?;
-    if schema.contains("\"null\"") {
+    // Already nullable at the top (`Option<Option<T>>`); a `null` deeper down does not count.
+    if schema.starts_with(r#"{"type":["#) {
         return Some(schema);
-    }
-    if schema.contains("\"items\"") {
-        return Some(format!(r#"{{"anyOf":[{schema},{{"type":"null"}}]}}"#));
     }
     let start = schema.find(r#""type":""#)? + r#""type":"#.len();
     let end = start + schema[start + 1..].find('"')? + 2;
-    Some(format!("{}[{},\"null\"]{}", &schema[..start], &schema[start..end], &schema[end..]))
+    Some(format!(
+        "{}[{},\"null\"]{}",
+        &schema[..start],
+        &schema[start..end],
+        &schema[end..]
+    ))
 }
 
 /// Adds `"description"` to an object schema literal.
@@ -105,17 +108,30 @@ mod tests {
 
     #[test]
     fn shapes() {
-        assert_eq!(lit("u32").unwrap(), r#"{"type":"integer","format":"uint32","minimum":0}"#);
+        assert_eq!(
+            lit("u32").unwrap(),
+            r#"{"type":"integer","format":"uint32","minimum":0}"#
+        );
         assert_eq!(
             lit("Option<u32>").unwrap(),
             r#"{"type":["integer","null"],"format":"uint32","minimum":0}"#
         );
         assert_eq!(
             lit("Option<Vec<String>>").unwrap(),
-            r#"{"anyOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}]}"#
+            r#"{"type":["array","null"],"items":{"type":"string"}}"#
         );
-        assert_eq!(lit("&'a [&str]").unwrap(), r#"{"type":"array","items":{"type":"string"}}"#);
-        assert_eq!(lit("Option<Option<bool>>").unwrap(), r#"{"type":["boolean","null"]}"#);
+        assert_eq!(
+            lit("&'a [&str]").unwrap(),
+            r#"{"type":"array","items":{"type":"string"}}"#
+        );
+        assert_eq!(
+            lit("Option<Option<bool>>").unwrap(),
+            r#"{"type":["boolean","null"]}"#
+        );
+        assert_eq!(
+            lit("Option<Vec<Option<bool>>>").unwrap(),
+            r#"{"type":["array","null"],"items":{"type":["boolean","null"]}}"#
+        );
         assert!(lit("Unit").is_none());
         assert!(lit("HashMap<String, u8>").is_none());
     }

@@ -25,31 +25,50 @@ pub fn expand(args: TokenStream, input: TokenStream) -> TokenStream {
     let mut errors = Errors::default();
     let krate = parse_args(args, &mut errors);
     if let Some((path, _)) = &block.trait_ {
-        errors.spanned(path, "#[tools] goes on an inherent `impl Type` block, not a trait impl");
+        errors.spanned(
+            path,
+            "#[tools] goes on an inherent `impl Type` block, not a trait impl",
+        );
     }
     let mut models = Vec::new();
     for impl_item in &mut block.items {
-        let ImplItem::Fn(method) = impl_item else { continue };
-        let Some(pos) = method.attrs.iter().position(|a| a.path().is_ident("tool")) else { continue };
+        let ImplItem::Fn(method) = impl_item else {
+            continue;
+        };
+        let Some(pos) = method.attrs.iter().position(|a| a.path().is_ident("tool")) else {
+            continue;
+        };
         let tool_attr = method.attrs.remove(pos);
         if let Some(extra) = method.attrs.iter().find(|a| a.path().is_ident("tool")) {
-            errors.spanned(extra, "duplicate #[tool] attribute; merge the keys into one");
+            errors.spanned(
+                extra,
+                "duplicate #[tool] attribute; merge the keys into one",
+            );
         }
         let mut attr = ToolAttr::from_attribute(&tool_attr, &mut errors);
         if let Some(path) = attr.krate.take() {
-            errors.spanned(&tool_attr, "set `crate = …` on #[tools], not on its methods");
+            errors.spanned(
+                &tool_attr,
+                "set `crate = …` on #[tools], not on its methods",
+            );
             drop(path);
         }
         attr.krate = Some(krate.clone());
         if let Err(e) = method.modifiers.require_empty() {
             errors.push(e);
         }
-        if let Some(model) = ToolFn::from_syn(attr, &method.attrs, &mut method.sig, Site::Method, &mut errors) {
+        if let Some(model) = ToolFn::from_syn(
+            attr,
+            &method.attrs,
+            &mut method.sig,
+            Site::Method,
+            &mut errors,
+        ) {
             models.push(model);
         }
     }
-    check_unique(&models, &block, &mut errors);
-    if models.is_empty() {
+    check_unique(&models, &mut errors);
+    if models.is_empty() && block.trait_.is_none() {
         errors.spanned(
             &block.self_ty,
             "#[tools] found no #[tool] method; mark the methods to serve with #[tool]",
@@ -71,7 +90,8 @@ fn parse_args(args: TokenStream, errors: &mut Errors) -> CratePath {
             krate = Some(CratePath::parse_value(meta.value()?)?);
             Ok(())
         } else {
-            Err(meta.error("unknown #[tools] key; the only key is `crate = ::path::to::executor_core`"))
+            Err(meta
+                .error("unknown #[tools] key; the only key is `crate = ::path::to::executor_core`"))
         }
     });
     if let Err(e) = syn::parse::Parser::parse2(parser, args) {
@@ -80,16 +100,18 @@ fn parse_args(args: TokenStream, errors: &mut Errors) -> CratePath {
     krate.unwrap_or_default()
 }
 
-fn check_unique(models: &[ToolFn], block: &syn::ItemImpl, errors: &mut Errors) {
+fn check_unique(models: &[ToolFn], errors: &mut Errors) {
     for (i, model) in models.iter().enumerate() {
         if models[..i].iter().any(|m| m.name == model.name) {
             errors.spanned(
                 &model.ident,
-                format!("two #[tool] methods are named `{}`; give one another #[tool(name = \"…\")]", model.name),
+                format!(
+                    "two #[tool] methods are named `{}`; give one another #[tool(name = \"…\")]",
+                    model.name
+                ),
             );
         }
     }
-    let _ = block;
 }
 
 // Input:
@@ -110,7 +132,8 @@ fn expand_impl(krate: &CratePath, block: &syn::ItemImpl, models: &[ToolFn]) -> T
     let names: Vec<&str> = models.iter().map(|m| m.name.as_str()).collect();
     let bodies = models.iter().map(|m| call_body(m, Some(quote!(self))));
     let specs = models.iter().map(spec);
-    let generic = block.generics.type_params().next().is_some() || block.generics.const_params().next().is_some();
+    let generic = block.generics.type_params().next().is_some()
+        || block.generics.const_params().next().is_some();
     // A `static` inside a generic impl is shared by every instantiation, so generic executors
     // build their list on each call instead.
     let spec_list = if generic {

@@ -46,7 +46,13 @@ pub fn expand(input: TokenStream) -> TokenStream {
     let text = |p: &Path| quote!(#p).to_string();
     for (i, path) in paths.iter().enumerate() {
         if paths[..i].iter().any(|p| text(p) == text(path)) {
-            errors.spanned(path, format!("`{}` is listed twice in toolset!; remove one", text(path).replace(' ', "")));
+            errors.spanned(
+                path,
+                format!(
+                    "`{}` is listed twice in toolset!; remove one",
+                    text(path).replace(' ', "")
+                ),
+            );
         }
     }
     if let Err(e) = errors.finish() {
@@ -65,9 +71,9 @@ pub fn expand(input: TokenStream) -> TokenStream {
             };
         }
     });
-    let entries = paths.iter().map(|path| {
-        quote_spanned!(syn::spanned::Spanned::span(path)=> #krate::FnTool::of::<#path>())
-    });
+    let entries = paths.iter().map(
+        |path| quote_spanned!(syn::spanned::Spanned::span(path)=> #krate::FnTool::of::<#path>()),
+    );
     quote! {{
         #(#checks)*
         #krate::ToolSet::__from_fn_tools(&[#(#entries),*])

@@ -1,5 +1,7 @@
 //! Doc comments, durations and tool names.
 
+use std::fmt::Write as _;
+
 use syn::{Attribute, Expr, Lit, Meta};
 
 /// The lines of `///` comments (`#[doc = "…"]`), one leading space removed.
@@ -9,14 +11,13 @@ pub fn doc_lines(attrs: &[Attribute]) -> Vec<String> {
         if !attr.path().is_ident("doc") {
             continue;
         }
-        if let Meta::NameValue(nv) = &attr.meta {
-            if let Expr::Lit(lit) = &nv.value {
-                if let Lit::Str(s) = &lit.lit {
-                    let value = s.value();
-                    for line in value.lines() {
-                        lines.push(line.strip_prefix(' ').unwrap_or(line).trim_end().to_owned());
-                    }
-                }
+        if let Meta::NameValue(nv) = &attr.meta
+            && let Expr::Lit(lit) = &nv.value
+            && let Lit::Str(s) = &lit.lit
+        {
+            let value = s.value();
+            for line in value.split('\n') {
+                lines.push(line.strip_prefix(' ').unwrap_or(line).trim_end().to_owned());
             }
         }
     }
@@ -39,7 +40,8 @@ pub fn split_arguments_section(lines: &[String]) -> (String, Vec<(String, String
         let trimmed = line.trim();
         if let Some(heading) = trimmed.strip_prefix('#') {
             let heading = heading.trim_start_matches('#').trim();
-            in_section = heading.eq_ignore_ascii_case("arguments") || heading.eq_ignore_ascii_case("parameters");
+            in_section = heading.eq_ignore_ascii_case("arguments")
+                || heading.eq_ignore_ascii_case("parameters");
             if in_section {
                 continue;
             }
@@ -48,15 +50,18 @@ pub fn split_arguments_section(lines: &[String]) -> (String, Vec<(String, String
             rest.push(line.clone());
             continue;
         }
-        if let Some(item) = trimmed.strip_prefix("* ").or_else(|| trimmed.strip_prefix("- ")) {
+        if let Some(item) = trimmed
+            .strip_prefix("* ")
+            .or_else(|| trimmed.strip_prefix("- "))
+        {
             if let Some(pair) = parse_item(item) {
                 args.push(pair);
             }
-        } else if !trimmed.is_empty() {
-            if let Some(last) = args.last_mut() {
-                last.1.push(' ');
-                last.1.push_str(trimmed);
-            }
+        } else if !trimmed.is_empty()
+            && let Some(last) = args.last_mut()
+        {
+            last.1.push(' ');
+            last.1.push_str(trimmed);
         }
     }
     (join_doc(&rest), args)
@@ -71,17 +76,24 @@ fn parse_item(item: &str) -> Option<(String, String)> {
         let end = item.find(|c: char| !(c.is_alphanumeric() || c == '_'))?;
         (&item[..end], &item[end..])
     };
-    let text = after.trim_start().trim_start_matches(['-', ':', '—']).trim();
+    let text = after
+        .trim_start()
+        .trim_start_matches(['-', ':', '—'])
+        .trim();
     (!name.is_empty()).then(|| (name.to_owned(), text.to_owned()))
 }
 
 /// Parses `"5s"`, `"200ms"`, `"1m"`, `"1h"` into milliseconds.
 pub fn parse_duration_ms(text: &str) -> Result<u64, String> {
     let text = text.trim();
-    let split = text.find(|c: char| !c.is_ascii_digit()).unwrap_or(text.len());
+    let split = text
+        .find(|c: char| !c.is_ascii_digit())
+        .unwrap_or(text.len());
     let (number, unit) = text.split_at(split);
     let help = "write a whole number with a unit: `\"500ms\"`, `\"5s\"`, `\"2m\"` or `\"1h\"`";
-    let n: u64 = number.parse().map_err(|_| format!("invalid duration `{text}`; {help}"))?;
+    let n: u64 = number
+        .parse()
+        .map_err(|_| format!("invalid duration `{text}`; {help}"))?;
     let factor = match unit {
         "ms" => 1,
         "s" => 1000,
@@ -100,7 +112,9 @@ pub fn parse_duration_ms(text: &str) -> Result<u64, String> {
 pub fn check_tool_name(name: &str) -> Result<(), String> {
     let ok = !name.is_empty()
         && name.len() <= 64
-        && name.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-'));
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-'));
     if ok {
         Ok(())
     } else {
@@ -121,7 +135,9 @@ pub fn json_string(text: &str) -> String {
             '\n' => out.push_str("\\n"),
             '\r' => out.push_str("\\r"),
             '\t' => out.push_str("\\t"),
-            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c if (c as u32) < 0x20 => {
+                let _ = write!(out, "\\u{:04x}", c as u32);
+            }
             c => out.push(c),
         }
     }
@@ -168,7 +184,10 @@ mod tests {
         .map(|s| (*s).to_owned())
         .collect();
         let (desc, args) = split_arguments_section(&lines);
-        assert_eq!(desc, "Looks up weather.\n\n# Errors\nWhen the city is unknown.");
+        assert_eq!(
+            desc,
+            "Looks up weather.\n\n# Errors\nWhen the city is unknown."
+        );
         assert_eq!(
             args,
             vec![

@@ -57,7 +57,7 @@ pub enum FailureKind {
 }
 
 impl FailureKind {
-    /// The stable snake_case name of the kind, as serialized.
+    /// The stable `snake_case` name of the kind, as serialized.
     #[must_use]
     pub const fn as_str(self) -> &'static str {
         match self {
@@ -120,7 +120,12 @@ pub trait FailureCodes {
 /// assert_eq!(failure.kind(), FailureKind::Tool);
 /// ```
 #[derive(Clone, Serialize, Deserialize)]
-pub struct ToolFailure {
+#[serde(transparent)]
+pub struct ToolFailure(Box<Repr>);
+
+/// Boxed so `Result<T, ToolFailure>` stays one word wider than `T`: failures are the cold path.
+#[derive(Clone, Serialize, Deserialize)]
+struct Repr {
     message: Cow<'static, str>,
     #[serde(default)]
     classification: Classification,
@@ -128,7 +133,12 @@ pub struct ToolFailure {
     kind: FailureKind,
     #[serde(default = "default_code")]
     code: Cow<'static, str>,
-    #[serde(default, skip_serializing_if = "Option::is_none", rename = "retry_after_ms", with = "millis")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        rename = "retry_after_ms",
+        with = "millis"
+    )]
     retry_after: Option<Duration>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     data: Option<Value>,
@@ -148,7 +158,7 @@ fn default_code() -> Cow<'static, str> {
 
 impl ToolFailure {
     fn new(message: impl Into<Cow<'static, str>>, classification: Classification) -> Self {
-        Self {
+        Self(Box::new(Repr {
             message: message.into(),
             classification,
             kind: FailureKind::Tool,
@@ -158,7 +168,7 @@ impl ToolFailure {
             unhandled: false,
             source: None,
             withheld: None,
-        }
+        }))
     }
 
     /// A failure the caller may retry.
@@ -177,7 +187,7 @@ impl ToolFailure {
     #[must_use]
     pub fn unhandled(message: impl Into<Cow<'static, str>>) -> Self {
         let mut failure = Self::new(message, Classification::Ordinary);
-        failure.unhandled = true;
+        failure.0.unhandled = true;
         failure
     }
 
@@ -196,16 +206,19 @@ impl ToolFailure {
         let mut failure = Self::unhandled(format!("unknown tool `{tool}`"))
             .with_kind(FailureKind::UnknownTool)
             .with_code("unknown_tool");
-        failure.classification = Classification::Ordinary;
+        failure.0.classification = Classification::Ordinary;
         failure
     }
 
     /// The call ran out of time. Ordinary: a retry may be faster.
     #[must_use]
     pub fn timeout(tool: &str, after: Duration) -> Self {
-        Self::ordinary(format!("tool `{tool}` timed out after {}ms", after.as_millis()))
-            .with_kind(FailureKind::Timeout)
-            .with_code("timeout")
+        Self::ordinary(format!(
+            "tool `{tool}` timed out after {}ms",
+            after.as_millis()
+        ))
+        .with_kind(FailureKind::Timeout)
+        .with_code("timeout")
     }
 
     /// The caller cancelled the call. Terminal: the caller no longer wants the result.
@@ -228,50 +241,50 @@ impl ToolFailure {
     /// Sets the stable machine-readable code.
     #[must_use]
     pub fn with_code(mut self, code: impl Into<Cow<'static, str>>) -> Self {
-        self.code = code.into();
+        self.0.code = code.into();
         self
     }
 
     /// Sets the kind.
     #[must_use]
     pub fn with_kind(mut self, kind: FailureKind) -> Self {
-        self.kind = kind;
+        self.0.kind = kind;
         self
     }
 
     /// Sets the classification.
     #[must_use]
     pub fn with_classification(mut self, classification: Classification) -> Self {
-        self.classification = classification;
-        self.unhandled = false;
+        self.0.classification = classification;
+        self.0.unhandled = false;
         self
     }
 
     /// Sets how long a caller should wait before retrying.
     #[must_use]
     pub fn with_retry_after(mut self, after: Duration) -> Self {
-        self.retry_after = Some(after);
+        self.0.retry_after = Some(after);
         self
     }
 
     /// Attaches structured data for callers that can read it.
     #[must_use]
     pub fn with_data(mut self, data: Value) -> Self {
-        self.data = Some(data);
+        self.0.data = Some(data);
         self
     }
 
     /// Keeps the original error for `Debug`, [`source`](std::error::Error::source) and logs.
     #[must_use]
     pub fn with_source(mut self, source: impl StdError + Send + Sync + 'static) -> Self {
-        self.source = Some(Arc::new(source));
+        self.0.source = Some(Arc::new(source));
         self
     }
 
     /// Like [`with_source`](Self::with_source) for an already shared error.
     #[must_use]
     pub fn with_shared_source(mut self, source: Arc<dyn StdError + Send + Sync>) -> Self {
-        self.source = Some(source);
+        self.0.source = Some(source);
         self
     }
 
@@ -306,103 +319,103 @@ impl ToolFailure {
     /// [`withheld_message`](Self::withheld_message) and `Debug`. Structured data is dropped too.
     #[must_use]
     pub fn redact(mut self) -> Self {
-        if self.withheld.is_none() {
-            self.withheld = Some(std::mem::replace(
-                &mut self.message,
+        if self.0.withheld.is_none() {
+            self.0.withheld = Some(std::mem::replace(
+                &mut self.0.message,
                 Cow::Borrowed(REDACTED_MESSAGE),
             ));
         }
-        self.data = None;
+        self.0.data = None;
         self
     }
 
     /// The message a model or peer may read (the fixed text for redacted failures).
     #[must_use]
     pub fn message(&self) -> &str {
-        &self.message
+        &self.0.message
     }
 
     /// The text a redaction withheld, for logs. `None` if the failure is not redacted.
     #[must_use]
     pub fn withheld_message(&self) -> Option<&str> {
-        self.withheld.as_deref()
+        self.0.withheld.as_deref()
     }
 
     /// Whether the message was redacted.
     #[must_use]
     pub fn is_redacted(&self) -> bool {
-        self.withheld.is_some()
+        self.0.withheld.is_some()
     }
 
     /// Ordinary or terminal.
     #[must_use]
     pub const fn classification(&self) -> Classification {
-        self.classification
+        self.0.classification
     }
 
     /// Must not be retried.
     #[must_use]
     pub const fn is_terminal(&self) -> bool {
-        matches!(self.classification, Classification::Terminal)
+        matches!(self.0.classification, Classification::Terminal)
     }
 
     /// "Not mine": a fallback executor may serve the call. Never true for a terminal failure.
     #[must_use]
     pub const fn is_unhandled(&self) -> bool {
-        self.unhandled && !self.is_terminal()
+        self.0.unhandled && !self.is_terminal()
     }
 
     /// Whose fault it was.
     #[must_use]
     pub const fn kind(&self) -> FailureKind {
-        self.kind
+        self.0.kind
     }
 
     /// The stable machine-readable code.
     #[must_use]
     pub fn code(&self) -> &str {
-        &self.code
+        &self.0.code
     }
 
     /// How long to wait before retrying, if the tool said.
     #[must_use]
     pub const fn retry_after(&self) -> Option<Duration> {
-        self.retry_after
+        self.0.retry_after
     }
 
     /// Structured data attached to the failure.
     #[must_use]
     pub fn data(&self) -> Option<&Value> {
-        self.data.as_ref()
+        self.0.data.as_ref()
     }
 }
 
 impl fmt::Display for ToolFailure {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.message)
+        f.write_str(&self.0.message)
     }
 }
 
 impl fmt::Debug for ToolFailure {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mut s = f.debug_struct("ToolFailure");
-        s.field("message", &self.message)
-            .field("classification", &self.classification)
-            .field("kind", &self.kind)
-            .field("code", &self.code);
-        if self.unhandled {
+        s.field("message", &self.0.message)
+            .field("classification", &self.0.classification)
+            .field("kind", &self.0.kind)
+            .field("code", &self.0.code);
+        if self.0.unhandled {
             s.field("unhandled", &true);
         }
-        if let Some(after) = self.retry_after {
+        if let Some(after) = self.0.retry_after {
             s.field("retry_after", &after);
         }
-        if let Some(data) = &self.data {
+        if let Some(data) = &self.0.data {
             s.field("data", data);
         }
-        if let Some(withheld) = &self.withheld {
+        if let Some(withheld) = &self.0.withheld {
             s.field("withheld", withheld);
         }
-        if let Some(source) = &self.source {
+        if let Some(source) = &self.0.source {
             s.field("source", source);
         }
         s.finish()
@@ -412,20 +425,21 @@ impl fmt::Debug for ToolFailure {
 impl PartialEq for ToolFailure {
     /// Compares what a peer can observe plus the unhandled flag; sources are not compared.
     fn eq(&self, other: &Self) -> bool {
-        self.message == other.message
-            && self.classification == other.classification
-            && self.kind == other.kind
-            && self.code == other.code
-            && self.retry_after == other.retry_after
-            && self.data == other.data
-            && self.unhandled == other.unhandled
-            && self.withheld == other.withheld
+        self.0.message == other.0.message
+            && self.0.classification == other.0.classification
+            && self.0.kind == other.0.kind
+            && self.0.code == other.0.code
+            && self.0.retry_after == other.0.retry_after
+            && self.0.data == other.0.data
+            && self.0.unhandled == other.0.unhandled
+            && self.0.withheld == other.0.withheld
     }
 }
 
 impl StdError for ToolFailure {
     fn source(&self) -> Option<&(dyn StdError + 'static)> {
-        self.source
+        self.0
+            .source
             .as_deref()
             .map(|e| e as &(dyn StdError + 'static))
     }

@@ -58,10 +58,10 @@ fn decode_error<'de, T: Deserialize<'de>>(value: &'de Value, name: &str) -> Tool
 /// `expected u32, got string "three"` better.
 fn reword(serde_message: &str) -> String {
     for prefix in ["invalid type: ", "invalid value: "] {
-        if let Some(rest) = serde_message.strip_prefix(prefix) {
-            if let Some((got, expected)) = rest.rsplit_once(", expected ") {
-                return format!("expected {expected}, got {got}");
-            }
+        if let Some(rest) = serde_message.strip_prefix(prefix)
+            && let Some((got, expected)) = rest.rsplit_once(", expected ")
+        {
+            return format!("expected {expected}, got {got}");
         }
     }
     serde_message.to_owned()
@@ -71,7 +71,9 @@ fn reword(serde_message: &str) -> String {
 #[cold]
 #[must_use]
 pub fn missing(name: &str, expected: &str) -> ToolFailure {
-    ToolFailure::invalid_arguments(format!("{name}: missing required argument (expected {expected})"))
+    ToolFailure::invalid_arguments(format!(
+        "{name}: missing required argument (expected {expected})"
+    ))
 }
 
 /// An argument the tool does not take.
@@ -136,7 +138,10 @@ mod tests {
         }
         let v = json!({"city": "Paris", "tags": [1, "x"]});
         let err = decode::<Loc>(&v, "location").unwrap_err();
-        assert_eq!(err.message(), "location.tags[1]: expected u8, got string \"x\"");
+        assert_eq!(
+            err.message(),
+            "location.tags[1]: expected u8, got string \"x\""
+        );
     }
 
     #[test]

@@ -8,13 +8,17 @@
 
 pub(crate) mod args;
 
-use schemars::generate::{SchemaGenerator, SchemaSettings};
 use schemars::JsonSchema;
+use schemars::generate::{SchemaGenerator, SchemaSettings};
 use serde_json::{Map, Value};
 
 fn generator(serialize: bool) -> SchemaGenerator {
     let settings = SchemaSettings::draft2020_12();
-    let settings = if serialize { settings.for_serialize() } else { settings };
+    let settings = if serialize {
+        settings.for_serialize()
+    } else {
+        settings
+    };
     settings.into_generator()
 }
 
@@ -75,7 +79,12 @@ impl InputSchema {
 
     /// Adds parameter `name` of type `T`.
     #[must_use]
-    pub fn param<T: JsonSchema + ?Sized>(mut self, name: &str, description: Option<&str>, required: bool) -> Self {
+    pub fn param<T: JsonSchema + ?Sized>(
+        mut self,
+        name: &str,
+        description: Option<&str>,
+        required: bool,
+    ) -> Self {
         let mut schema = self.generator.subschema_for::<T>().to_value();
         if let (Some(text), Value::Object(obj)) = (description, &mut schema) {
             obj.insert("description".to_owned(), Value::String(text.to_owned()));

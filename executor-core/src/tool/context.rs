@@ -202,7 +202,11 @@ impl ToolContext {
     /// Reports progress (clamped to 0.0..=1.0). Waits while the stream's buffer is full; a no-op
     /// when nobody listens.
     pub async fn progress(&self, fraction: f64, message: impl Into<Option<String>>) {
-        let fraction = if fraction.is_nan() { 0.0 } else { fraction.clamp(0.0, 1.0) };
+        let fraction = if fraction.is_nan() {
+            0.0
+        } else {
+            fraction.clamp(0.0, 1.0)
+        };
         self.send(ToolStreamChunk::Progress {
             fraction,
             message: message.into(),
@@ -257,7 +261,8 @@ impl ToolContext {
             return Ok(changes);
         }
         if let Some(expected) = &self.expected_effects {
-            let same = changes.len() == expected.len() && changes.keys().all(|k| expected.contains_key(k));
+            let same =
+                changes.len() == expected.len() && changes.keys().all(|k| expected.contains_key(k));
             if !same {
                 let mut got: Vec<&str> = changes.keys().map(String::as_str).collect();
                 let mut want: Vec<&str> = expected.keys().map(String::as_str).collect();

@@ -19,34 +19,47 @@ use crate::{FailureKind, ToolFailure};
 ///
 /// Costs nothing extra when there is no deadline and no cancellation token: no timer is
 /// armed and nothing is allocated.
-pub async fn drive<T, F>(tool: &str, ctx: &ToolContext, timeout: Option<Duration>, fut: F) -> Result<T, ToolFailure>
+///
+/// # Errors
+/// `fut`'s own failure, or a panic, timeout or cancellation failure.
+pub async fn drive<T, F>(
+    tool: &str,
+    ctx: &ToolContext,
+    timeout: Option<Duration>,
+    fut: F,
+) -> Result<T, ToolFailure>
 where
     F: Future<Output = Result<T, ToolFailure>>,
 {
-    let own_deadline = timeout.map(|t| Instant::now() + t);
+    let now = timeout
+        .or(ctx.deadline().map(|_| Duration::ZERO))
+        .map(|_| Instant::now());
+    let own_deadline = timeout.zip(now).map(|(t, now)| now + t);
     let deadline = match (own_deadline, ctx.deadline()) {
         (Some(a), Some(b)) => Some(a.min(b)),
         (a, b) => a.or(b),
     };
-    let budget = deadline.map(|d| d.saturating_duration_since(Instant::now()));
+    let budget = deadline
+        .zip(now)
+        .map(|(d, now)| d.saturating_duration_since(now));
     let mut fut = pin!(fut);
     let mut sleep = pin!(deadline.map(tokio::time::sleep_until));
     let mut cancelled = pin!(ctx.cancellation_token().map(|t| t.cancelled()));
     poll_fn(|cx| {
-        if let Some(c) = cancelled.as_mut().as_pin_mut() {
-            if c.poll(cx).is_ready() {
-                return Poll::Ready(Err(ToolFailure::cancelled(tool)));
-            }
+        if let Some(c) = cancelled.as_mut().as_pin_mut()
+            && c.poll(cx).is_ready()
+        {
+            return Poll::Ready(Err(ToolFailure::cancelled(tool)));
         }
         match catch_unwind(AssertUnwindSafe(|| fut.as_mut().poll(cx))) {
             Ok(Poll::Ready(result)) => return Poll::Ready(result),
             Ok(Poll::Pending) => {}
             Err(payload) => return Poll::Ready(Err(panicked(tool, &*payload))),
         }
-        if let Some(s) = sleep.as_mut().as_pin_mut() {
-            if s.poll(cx).is_ready() {
-                return Poll::Ready(Err(ToolFailure::timeout(tool, budget.unwrap_or_default())));
-            }
+        if let Some(s) = sleep.as_mut().as_pin_mut()
+            && s.poll(cx).is_ready()
+        {
+            return Poll::Ready(Err(ToolFailure::timeout(tool, budget.unwrap_or_default())));
         }
         Poll::Pending
     })

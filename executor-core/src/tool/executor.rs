@@ -57,7 +57,11 @@ impl ToolExecution {
 /// The trait is dyn-compatible: executors are used as `Arc<dyn ToolExecutor>`.
 pub trait ToolExecutor: Send + Sync {
     /// Runs `tool` with `params`. Errors are plain text.
-    fn execute<'a>(&'a self, tool: &'a str, params: &'a Value) -> BoxFuture<'a, Result<Value, String>>;
+    fn execute<'a>(
+        &'a self,
+        tool: &'a str,
+        params: &'a Value,
+    ) -> BoxFuture<'a, Result<Value, String>>;
 
     /// Like `execute`, with the originating action id and its time budget.
     fn execute_with_action<'a>(
@@ -101,7 +105,9 @@ pub trait ToolExecutor: Send + Sync {
         return_schema: Option<&'a Value>,
     ) -> BoxFuture<'a, Result<ToolExecution, String>> {
         let _ = (expected_effects, return_schema);
-        let fut = self.execute_with_action_in_session(tool, params, action_id, timeout_ms, session_id, attempt);
+        let fut = self.execute_with_action_in_session(
+            tool, params, action_id, timeout_ms, session_id, attempt,
+        );
         Box::pin(async move { fut.await.map(ToolExecution::output_only) })
     }
 
@@ -141,7 +147,9 @@ pub trait ToolExecutor: Send + Sync {
         action_id: &'a str,
     ) -> BoxFuture<'a, Result<mpsc::Receiver<ToolStreamChunk>, String>> {
         let _ = (params, action_id);
-        let message = format!("tool '{tool}': this executor does not support streaming/long-running invocation");
+        let message = format!(
+            "tool '{tool}': this executor does not support streaming/long-running invocation"
+        );
         Box::pin(std::future::ready(Err(message)))
     }
 

@@ -27,7 +27,8 @@ pub trait Tool: 'static {
     fn call(params: &Value, ctx: ToolContext) -> BoxFuture<'_, Result<ToolExecution, ToolFailure>>;
 }
 
-type CallFn = for<'a> fn(&'a Value, ToolContext) -> BoxFuture<'a, Result<ToolExecution, ToolFailure>>;
+type CallFn =
+    for<'a> fn(&'a Value, ToolContext) -> BoxFuture<'a, Result<ToolExecution, ToolFailure>>;
 
 /// A free-fn tool as a value: its spec and its call entry.
 #[derive(Clone, Copy)]
@@ -178,7 +179,8 @@ impl ToolSetBuilder {
     /// Adds a free-fn tool entry.
     #[must_use]
     pub fn fn_tool(mut self, tool: FnTool) -> Self {
-        self.entries.push((Arc::clone(tool.spec()), Target::Fn(tool.call)));
+        self.entries
+            .push((Arc::clone(tool.spec()), Target::Fn(tool.call)));
         self
     }
 
@@ -190,6 +192,7 @@ impl ToolSetBuilder {
 
     /// Like [`executor`](Self::executor) for an executor that is already shared.
     #[must_use]
+    #[allow(clippy::needless_pass_by_value)] // takes the `Arc` like `Arc::clone` callers expect
     pub fn shared(mut self, executor: Arc<dyn ToolExecutor>) -> Self {
         for spec in executor.specs().iter() {
             self.entries

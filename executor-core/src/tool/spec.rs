@@ -14,16 +14,32 @@ pub struct ToolAnnotations {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub title: Option<String>,
     /// The tool does not change its environment.
-    #[serde(default, rename = "readOnlyHint", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        rename = "readOnlyHint",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub read_only: Option<bool>,
     /// The tool may make destructive updates.
-    #[serde(default, rename = "destructiveHint", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        rename = "destructiveHint",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub destructive: Option<bool>,
     /// Calling it twice with the same arguments has no further effect.
-    #[serde(default, rename = "idempotentHint", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        rename = "idempotentHint",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub idempotent: Option<bool>,
     /// The tool talks to an open world (the web, other services).
-    #[serde(default, rename = "openWorldHint", skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        rename = "openWorldHint",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub open_world: Option<bool>,
 }
 
@@ -51,7 +67,12 @@ pub struct ToolSpec {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub failure_codes: Vec<String>,
     /// The tool's own time limit.
-    #[serde(default, skip_serializing_if = "Option::is_none", rename = "timeoutMs", with = "opt_millis")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        rename = "timeoutMs",
+        with = "opt_millis"
+    )]
     pub timeout: Option<Duration>,
 }
 
@@ -62,7 +83,11 @@ fn is_default(a: &ToolAnnotations) -> bool {
 impl ToolSpec {
     /// A spec with no output schema, hints, failure codes or timeout.
     #[must_use]
-    pub fn new(name: impl Into<String>, description: impl Into<String>, input_schema: Value) -> Self {
+    pub fn new(
+        name: impl Into<String>,
+        description: impl Into<String>,
+        input_schema: Value,
+    ) -> Self {
         Self {
             name: name.into(),
             description: description.into(),

@@ -9,7 +9,7 @@ use serde_json::Value;
 /// allowed to grow memory without bound.
 pub const STREAM_CAPACITY: usize = 64;
 
-/// One chunk of a streamed tool call. Serialized with a `kind` tag, snake_case:
+/// One chunk of a streamed tool call. Serialized with a `kind` tag, `snake_case`:
 /// `{"kind":"progress","fraction":0.5,"message":null}`.
 ///
 /// A stream ends with exactly one terminal chunk ([`Done`](Self::Done) or

@@ -4,7 +4,7 @@ use proc_macro2::{Delimiter, Group, Ident, Spacing, Span, TokenStream, TokenTree
 use quote::{format_ident, quote, quote_spanned};
 use syn::Type;
 
-use super::model::{Arg, Decode, Param, Ret, ToolFn, span_of};
+use super::model::{Arg, ArgDefault, Decode, Param, Ret, ToolFn, span_of};
 use crate::schema;
 use crate::util::json_string;
 
@@ -22,14 +22,13 @@ pub fn spec(model: &ToolFn) -> TokenStream {
     let description = &model.description;
     let input = input_schema(model);
     let output = output_schema(model);
-    let opt_bool = |v: Option<bool>| match v {
-        Some(b) => quote!(::core::option::Option::Some(#b)),
-        None => quote!(::core::option::Option::None),
-    };
-    let title = match &model.title {
-        Some(t) => quote!(::core::option::Option::Some(::std::string::String::from(#t))),
-        None => quote!(::core::option::Option::None),
-    };
+    let opt_bool = option_tokens;
+    let title = option_tokens(
+        model
+            .title
+            .as_ref()
+            .map(|t| quote!(::std::string::String::from(#t))),
+    );
     let (read_only, destructive, idempotent, open_world) = (
         opt_bool(model.read_only),
         opt_bool(model.destructive),
@@ -60,7 +59,9 @@ pub fn spec(model: &ToolFn) -> TokenStream {
 // Autoref specialization at the (concrete) call site: an error type that derives `ToolFailure`
 // lists its `FailureCodes`; `String`, `ToolFailure` or a hand-written `From` impl list none.
 fn failure_codes(model: &ToolFn) -> Option<TokenStream> {
-    let Ret::Result(ty) = &model.ret else { return None };
+    let Ret::Result(ty) = &model.ret else {
+        return None;
+    };
     let krate = &model.krate;
     let ty = erase_lifetimes(ty);
     Some(quote! {
@@ -82,10 +83,24 @@ fn input_schema(model: &ToolFn) -> TokenStream {
         let properties: Vec<String> = args
             .iter()
             .zip(&literals)
-            .map(|(a, lit)| format!("{}:{}", json_string(&a.json_name), schema::with_description(lit, a.description.as_deref())))
+            .map(|(a, lit)| {
+                format!(
+                    "{}:{}",
+                    json_string(&a.json_name),
+                    schema::with_description(lit, a.description.as_deref())
+                )
+            })
             .collect();
-        let required: Vec<String> = args.iter().filter(|a| a.required()).map(|a| json_string(&a.json_name)).collect();
-        let required = if required.is_empty() { String::new() } else { format!(",\"required\":[{}]", required.join(",")) };
+        let required: Vec<String> = args
+            .iter()
+            .filter(|a| a.required())
+            .map(|a| json_string(&a.json_name))
+            .collect();
+        let required = if required.is_empty() {
+            String::new()
+        } else {
+            format!(",\"required\":[{}]", required.join(","))
+        };
         let json = format!(
             "{{\"type\":\"object\",\"properties\":{{{}}}{required},\"additionalProperties\":false}}",
             properties.join(",")
@@ -96,13 +111,19 @@ fn input_schema(model: &ToolFn) -> TokenStream {
         let name = &a.json_name;
         let required = a.required();
         let ty = schema_type(a);
-        let description = match &a.description {
-            Some(d) => quote!(::core::option::Option::Some(#d)),
-            None => quote!(::core::option::Option::None),
-        };
+        let description = option_tokens(a.description.as_ref());
         quote_spanned!(span_of(&a.ty)=> .param::<#ty>(#name, #description, #required))
     });
     quote!(#krate::__private::InputSchema::new() #(#params)* .finish())
+}
+
+/// `Some(v)` / `None` as tokens.
+fn option_tokens<T: quote::ToTokens>(value: Option<T>) -> TokenStream {
+    if let Some(v) = value {
+        quote!(::core::option::Option::Some(#v))
+    } else {
+        quote!(::core::option::Option::None)
+    }
 }
 
 /// The type whose schema describes an argument: what it decodes from, lifetimes erased.
@@ -123,26 +144,28 @@ fn output_schema(model: &ToolFn) -> TokenStream {
     let literal = |json: String| quote!(#krate::__private::literal(#json));
     match &model.ret {
         Ret::Unit => literal(r#"{"type":"null"}"#.to_owned()),
-        Ret::Plain(ty) => match schema::literal(ty) {
-            Some(json) => literal(json),
-            None => {
+        Ret::Plain(ty) => schema::literal(ty).map_or_else(
+            || {
                 let erased = erase_lifetimes(ty);
                 quote_spanned!(span_of(ty)=> #krate::__private::output_schema::<#erased>())
-            }
-        },
-        Ret::Result(ty) => match result_ok_type(ty).and_then(schema::literal) {
-            Some(json) => literal(json),
-            None => {
+            },
+            literal,
+        ),
+        Ret::Result(ty) => result_ok_type(ty).and_then(schema::literal).map_or_else(
+            || {
                 let erased = erase_lifetimes(ty);
                 quote_spanned!(span_of(ty)=> #krate::__private::output_schema::<<#erased as #krate::__private::ResultParts>::Ok>())
-            }
-        },
+            },
+            literal,
+        ),
     }
 }
 
 fn result_ok_type(ty: &Type) -> Option<&Type> {
     let Type::Path(p) = ty else { return None };
-    let syn::PathArguments::AngleBracketed(args) = &p.path.segments.last()?.arguments else { return None };
+    let syn::PathArguments::AngleBracketed(args) = &p.path.segments.last()?.arguments else {
+        return None;
+    };
     if args.args.len() != 2 {
         return None;
     }
@@ -169,18 +192,17 @@ fn result_ok_type(ty: &Type) -> Option<&Type> {
 pub fn call_body(model: &ToolFn, receiver: Option<TokenStream>) -> TokenStream {
     let krate = &model.krate;
     let name = &model.name;
-    let params = params_ident();
     let ctx = ctx_ident();
     let decode = decode_args(model);
     let invoke = invoke(model, receiver);
-    let timeout = match model.timeout_ms {
-        Some(ms) => quote!(::core::option::Option::Some(#krate::__private::Duration::from_millis(#ms))),
-        None => quote!(::core::option::Option::None),
-    };
+    let timeout = option_tokens(
+        model
+            .timeout_ms
+            .map(|ms| quote!(#krate::__private::Duration::from_millis(#ms))),
+    );
     quote! {
         #krate::__private::Box::pin(async move {
             let __executor_output = #krate::__private::drive(#name, &#ctx, #timeout, async {
-                let _ = &#params;
                 #decode
                 #invoke
             })
@@ -202,10 +224,16 @@ fn decode_args(model: &ToolFn) -> TokenStream {
     let krate = &model.krate;
     let params = params_ident();
     let args: Vec<&Arg> = model.args().collect();
-    let raws: Vec<Ident> = (0..args.len()).map(|i| format_ident!("__executor_raw_{}", i, span = Span::mixed_site())).collect();
+    let raws: Vec<Ident> = (0..args.len())
+        .map(|i| format_ident!("__executor_raw_{}", i, span = Span::mixed_site()))
+        .collect();
     let names: Vec<&str> = args.iter().map(|a| a.json_name.as_str()).collect();
     let decls = raws.iter().map(|r| quote!(let mut #r: ::core::option::Option<&#krate::__private::Value> = ::core::option::Option::None;));
-    let lets = args.iter().zip(&raws).enumerate().map(|(i, (arg, raw))| decode_one(model, arg, raw, i));
+    let lets = args
+        .iter()
+        .zip(&raws)
+        .enumerate()
+        .map(|(i, (arg, raw))| decode_one(model, arg, raw, i));
     quote! {
         #(#decls)*
         if let ::core::option::Option::Some(__executor_object) = #krate::__private::object(#params)? {
@@ -238,11 +266,14 @@ fn decode_one(model: &ToolFn, arg: &Arg, raw: &Ident, index: usize) -> TokenStre
         Decode::Ref(inner) => (erase_lifetimes(inner), |e| e),
     };
     let holder_default = matches!(arg.decode, Decode::Slice(_) | Decode::Ref(_));
-    let decoded = wrap(quote_spanned!(span=> #krate::__private::decode::<#target>(__executor_value, #name)?));
+    let decoded =
+        wrap(quote_spanned!(span=> #krate::__private::decode::<#target>(__executor_value, #name)?));
     let missing = match &arg.default {
-        Some(Some(expr)) if holder_default => quote_spanned!(span_of_expr(expr)=> ::core::convert::Into::into(#expr)),
-        Some(Some(expr)) => quote_spanned!(span_of_expr(expr)=> #expr),
-        Some(None) => quote_spanned!(span=> ::core::default::Default::default()),
+        Some(ArgDefault::Expr(expr)) if holder_default => {
+            quote_spanned!(span_of_expr(expr)=> ::core::convert::Into::into(#expr))
+        }
+        Some(ArgDefault::Expr(expr)) => quote_spanned!(span_of_expr(expr)=> #expr),
+        Some(ArgDefault::Trait) => quote_spanned!(span=> ::core::default::Default::default()),
         None if arg.is_option => quote!(::core::option::Option::None),
         None => {
             let expected = type_text(&arg.ty);
@@ -281,11 +312,16 @@ fn invoke(model: &ToolFn, receiver: Option<TokenStream>) -> TokenStream {
             }
         })
         .collect();
-    let callee = match receiver {
-        Some(recv) => quote!(#recv.#ident),
-        None => quote!(#ident),
+    let callee = if let Some(recv) = receiver {
+        quote!(#recv.#ident)
+    } else {
+        quote!(#ident)
     };
-    let awaited = if model.is_async { quote!(.await) } else { TokenStream::new() };
+    let awaited = if model.is_async {
+        quote!(.await)
+    } else {
+        TokenStream::new()
+    };
     let call = quote!(#callee(#(#call_args),*) #awaited);
     match &model.ret {
         Ret::Unit => quote! {
@@ -310,7 +346,7 @@ fn invoke(model: &ToolFn, receiver: Option<TokenStream>) -> TokenStream {
 impl ToolFn {
     pub fn args(&self) -> impl Iterator<Item = &Arg> {
         self.params.iter().filter_map(|p| match p {
-            Param::Arg(a) => Some(a),
+            Param::Arg(a) => Some(&**a),
             Param::Context => None,
         })
     }

@@ -1,7 +1,9 @@
 //! The typed model of one tool function, checked, with the spans diagnostics need.
 
 use proc_macro2::{Ident, Span};
-use syn::{Attribute, Expr, FnArg, GenericArgument, Pat, PathArguments, ReturnType, Signature, Type};
+use syn::{
+    Attribute, Expr, FnArg, GenericArgument, Pat, PathArguments, ReturnType, Signature, Type,
+};
 
 use super::parse::{ArgAttr, ToolAttr};
 use crate::diag::Errors;
@@ -29,7 +31,7 @@ pub struct ToolFn {
 /// A parameter: injected context or a decoded argument.
 pub enum Param {
     Context,
-    Arg(Arg),
+    Arg(Box<Arg>),
 }
 
 /// An argument decoded from the request JSON.
@@ -37,10 +39,18 @@ pub struct Arg {
     pub json_name: String,
     pub ty: Type,
     pub decode: Decode,
-    /// `None`: required (unless `Option`); `Some(None)`: `Default::default()`; `Some(Some(e))`.
-    pub default: Option<Option<Expr>>,
+    /// `None`: required unless it is an `Option`.
+    pub default: Option<ArgDefault>,
     pub description: Option<String>,
     pub is_option: bool,
+}
+
+/// What a missing argument becomes.
+pub enum ArgDefault {
+    /// `#[arg(default)]`: `Default::default()`.
+    Trait,
+    /// `#[arg(default = expr)]`.
+    Expr(Expr),
 }
 
 impl Arg {
@@ -80,7 +90,13 @@ pub enum Site {
 impl ToolFn {
     /// Builds the model, removing `#[arg]` and doc attributes from the parameters (rustc rejects
     /// doc comments there) whether or not the tool is valid, so the emitted item compiles.
-    pub fn from_syn(attr: ToolAttr, attrs: &[Attribute], sig: &mut Signature, site: Site, errors: &mut Errors) -> Option<Self> {
+    pub fn from_syn(
+        attr: ToolAttr,
+        attrs: &[Attribute],
+        sig: &mut Signature,
+        site: Site,
+        errors: &mut Errors,
+    ) -> Option<Self> {
         let param_attrs = strip_param_attrs(sig, errors);
         check_signature(sig, site, errors);
         let name = match &attr.name {
@@ -95,7 +111,10 @@ impl ToolFn {
         };
         let doc = util::doc_lines(attrs);
         let (doc_description, doc_args) = util::split_arguments_section(&doc);
-        let description = attr.description.as_ref().map_or(doc_description, syn::LitStr::value);
+        let description = attr
+            .description
+            .as_ref()
+            .map_or(doc_description, syn::LitStr::value);
         let mut params = Vec::new();
         let typed = sig.inputs.iter().filter_map(|input| match input {
             FnArg::Typed(pt) => Some(pt),
@@ -146,27 +165,37 @@ impl ToolFn {
             return context.then_some(Param::Context);
         }
         let rust_name = binding.to_string().trim_start_matches("r#").to_owned();
-        let json_name = attr.rename.as_ref().map_or_else(|| rust_name.clone(), syn::LitStr::value);
-        if json_name.is_empty() {
-            if let Some(lit) = &attr.rename {
-                errors.at(lit.span(), "an argument name cannot be empty");
-            }
+        let json_name = attr
+            .rename
+            .as_ref()
+            .map_or_else(|| rust_name.clone(), syn::LitStr::value);
+        if json_name.is_empty()
+            && let Some(lit) = &attr.rename
+        {
+            errors.at(lit.span(), "an argument name cannot be empty");
         }
         let description = attr
             .description
             .as_ref()
             .map(syn::LitStr::value)
             .or_else(|| Some(util::join_doc(&doc)).filter(|d| !d.is_empty()))
-            .or_else(|| doc_args.iter().find(|(n, _)| *n == rust_name || *n == json_name).map(|(_, d)| d.clone()));
+            .or_else(|| {
+                doc_args
+                    .iter()
+                    .find(|(n, _)| *n == rust_name || *n == json_name)
+                    .map(|(_, d)| d.clone())
+            });
         let ty = (*pt.ty).clone();
-        Some(Param::Arg(Arg {
+        Some(Param::Arg(Box::new(Arg {
             json_name,
             decode: decode_of(&ty),
             is_option: is_option(&ty),
             ty,
-            default: attr.default.map(|(_, e)| e),
+            default: attr
+                .default
+                .map(|(_, e)| e.map_or(ArgDefault::Trait, ArgDefault::Expr)),
             description,
-        }))
+        })))
     }
 }
 
@@ -197,7 +226,10 @@ fn strip_param_attrs(sig: &mut Signature, errors: &mut Errors) -> Vec<(ArgAttr, 
 
 fn check_signature(sig: &Signature, site: Site, errors: &mut Errors) {
     if let syn::Safety::Unsafe(token) = &sig.safety {
-        errors.spanned(token, "a #[tool] fn cannot be `unsafe`; call the unsafe code from a safe fn");
+        errors.spanned(
+            token,
+            "a #[tool] fn cannot be `unsafe`; call the unsafe code from a safe fn",
+        );
     }
     if let Some(abi) = &sig.abi {
         errors.spanned(abi, "a #[tool] fn cannot have an ABI; remove `extern`");
@@ -239,7 +271,13 @@ fn check_unique_names(params: &[Param], sig: &Signature, errors: &mut Errors) {
             Param::Context => contexts += 1,
             Param::Arg(arg) => {
                 if seen.contains(&arg.json_name.as_str()) {
-                    errors.spanned(&arg.ty, format!("two arguments are named `{}`; rename one with #[arg(rename = \"…\")]", arg.json_name));
+                    errors.spanned(
+                        &arg.ty,
+                        format!(
+                            "two arguments are named `{}`; rename one with #[arg(rename = \"…\")]",
+                            arg.json_name
+                        ),
+                    );
                 }
                 seen.push(&arg.json_name);
             }
@@ -261,7 +299,10 @@ fn context_param(ty: &Type, errors: &mut Errors) -> Option<bool> {
         return None;
     }
     if let Some(m) = &r.mutability {
-        errors.spanned(m, "take the context by shared reference: `ctx: &ToolContext`");
+        errors.spanned(
+            m,
+            "take the context by shared reference: `ctx: &ToolContext`",
+        );
         return Some(false);
     }
     Some(true)
@@ -275,14 +316,16 @@ fn decode_of(ty: &Type) -> Decode {
             other => Decode::Ref(other.clone()),
         },
         Type::Path(p) => {
-            let Some(last) = p.path.segments.last() else { return Decode::Owned };
-            if last.ident == "Cow" {
-                if let PathArguments::AngleBracketed(args) = &last.arguments {
-                    let is_str = args.args.iter().any(|a| matches!(a, GenericArgument::Type(Type::Path(t)) if t.path.is_ident("str")));
-                    if is_str {
-                        return Decode::CowStr;
-                    }
-                }
+            let Some(last) = p.path.segments.last() else {
+                return Decode::Owned;
+            };
+            if last.ident == "Cow"
+                && let PathArguments::AngleBracketed(args) = &last.arguments
+                && args.args.iter().any(
+                    |a| matches!(a, GenericArgument::Type(Type::Path(t)) if t.path.is_ident("str")),
+                )
+            {
+                return Decode::CowStr;
             }
             Decode::Owned
         }
@@ -295,7 +338,9 @@ fn is_option(ty: &Type) -> bool {
 }
 
 fn ret_of(output: &ReturnType, errors: &mut Errors) -> Option<Ret> {
-    let ReturnType::Type(_, ty) = output else { return Some(Ret::Unit) };
+    let ReturnType::Type(_, ty) = output else {
+        return Some(Ret::Unit);
+    };
     match &**ty {
         Type::ImplTrait(_) => {
             errors.spanned(
@@ -309,11 +354,20 @@ fn ret_of(output: &ReturnType, errors: &mut Errors) -> Option<Ret> {
             None
         }
         Type::Tuple(t) if t.elems.is_empty() => Some(Ret::Unit),
-        Type::Path(p) if p.qself.is_none() && p.path.segments.last().is_some_and(|s| s.ident == "Result") => {
+        // `Result`, `io::Result<T>`, `anyhow::Result<T>` and generic aliases named `…Result` are
+        // results; their parts are read through `ResultParts`, so rustc checks the guess.
+        Type::Path(p)
+            if p.qself.is_none() && p.path.segments.last().is_some_and(is_result_segment) =>
+        {
             Some(Ret::Result((**ty).clone()))
         }
         other => Some(Ret::Plain(other.clone())),
     }
+}
+
+fn is_result_segment(segment: &syn::PathSegment) -> bool {
+    segment.ident == "Result"
+        || (segment.ident.to_string().ends_with("Result") && !segment.arguments.is_empty())
 }
 
 /// The span to blame for a type problem.

@@ -7,8 +7,7 @@ use syn::{Expr, LitBool, LitStr};
 use crate::diag::Errors;
 use crate::krate::CratePath;
 
-const TOOL_KEYS: &str =
-    "`name`, `title`, `description`, `read_only`, `destructive`, `idempotent`, `open_world`, `timeout`, `crate`";
+const TOOL_KEYS: &str = "`name`, `title`, `description`, `read_only`, `destructive`, `idempotent`, `open_world`, `timeout`, `crate`";
 const ARG_KEYS: &str = "`default`, `rename`, `description`";
 
 /// A flag written bare (`read_only`) or with a value (`read_only = false`).
@@ -59,7 +58,11 @@ impl ToolAttr {
     }
 
     fn parse_key(&mut self, meta: &ParseNestedMeta<'_>) -> syn::Result<()> {
-        let key = meta.path.get_ident().map(ToString::to_string).unwrap_or_default();
+        let key = meta
+            .path
+            .get_ident()
+            .map(ToString::to_string)
+            .unwrap_or_default();
         match key.as_str() {
             "name" => set(&mut self.name, meta, &key, |m| m.value()?.parse()),
             "title" => set(&mut self.title, meta, &key, |m| m.value()?.parse()),
@@ -70,11 +73,17 @@ impl ToolAttr {
             "open_world" => set(&mut self.open_world, meta, &key, parse_flag),
             "timeout" => set(&mut self.timeout, meta, &key, |m| {
                 let lit: LitStr = m.value()?.parse()?;
-                let ms = crate::util::parse_duration_ms(&lit.value()).map_err(|e| syn::Error::new(lit.span(), e))?;
+                let ms = crate::util::parse_duration_ms(&lit.value())
+                    .map_err(|e| syn::Error::new(lit.span(), e))?;
                 Ok((ms, lit))
             }),
-            "crate" => set(&mut self.krate, meta, &key, |m| CratePath::parse_value(m.value()?)),
-            _ => Err(meta.error(format!("unknown #[tool] key `{}`; expected one of {TOOL_KEYS}", path_text(&meta.path)))),
+            "crate" => set(&mut self.krate, meta, &key, |m| {
+                CratePath::parse_value(m.value()?)
+            }),
+            _ => Err(meta.error(format!(
+                "unknown #[tool] key `{}`; expected one of {TOOL_KEYS}",
+                path_text(&meta.path)
+            ))),
         }
     }
 }
@@ -103,10 +112,17 @@ impl ArgAttr {
     }
 
     fn parse_key(&mut self, meta: &ParseNestedMeta<'_>) -> syn::Result<()> {
-        let key = meta.path.get_ident().map(ToString::to_string).unwrap_or_default();
+        let key = meta
+            .path
+            .get_ident()
+            .map(ToString::to_string)
+            .unwrap_or_default();
         match key.as_str() {
             "default" => set(&mut self.default, meta, &key, |m| {
-                let span = m.path.get_ident().map_or_else(Span::call_site, syn::Ident::span);
+                let span = m
+                    .path
+                    .get_ident()
+                    .map_or_else(Span::call_site, syn::Ident::span);
                 if m.input.peek(syn::Token![=]) {
                     Ok((span, Some(m.value()?.parse::<Expr>()?)))
                 } else {
@@ -115,7 +131,10 @@ impl ArgAttr {
             }),
             "rename" => set(&mut self.rename, meta, &key, |m| m.value()?.parse()),
             "description" => set(&mut self.description, meta, &key, |m| m.value()?.parse()),
-            _ => Err(meta.error(format!("unknown #[arg] key `{}`; expected one of {ARG_KEYS}", path_text(&meta.path)))),
+            _ => Err(meta.error(format!(
+                "unknown #[arg] key `{}`; expected one of {ARG_KEYS}",
+                path_text(&meta.path)
+            ))),
         }
     }
 }

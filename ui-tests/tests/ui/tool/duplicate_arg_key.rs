@@ -1,0 +1,9 @@
+use executor_core::prelude::*;
+
+/// Greets.
+#[tool]
+fn greet(#[arg(rename = "name", rename = "who")] person: String) -> String {
+    person
+}
+
+fn main() {}

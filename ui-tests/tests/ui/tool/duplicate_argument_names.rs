@@ -1,0 +1,9 @@
+use executor_core::prelude::*;
+
+/// Copies.
+#[tool]
+fn copy(from: String, #[arg(rename = "from")] to: String) -> String {
+    from + &to
+}
+
+fn main() {}

@@ -1,0 +1,11 @@
+use executor_core::prelude::*;
+
+/// Adds.
+#[tool]
+fn add(a: i64, b: i64) -> i64 {
+    a + b
+}
+
+fn main() {
+    let _tools = toolset![add, add];
+}

@@ -1,0 +1,9 @@
+use executor_core::prelude::*;
+
+/// Echoes anything.
+#[tool]
+fn echo<T: serde::Serialize>(value: T) -> T {
+    value
+}
+
+fn main() {}

@@ -1,0 +1,9 @@
+use executor_core::prelude::*;
+
+/// Returns something.
+#[tool]
+fn something() -> impl serde::Serialize {
+    1
+}
+
+fn main() {}

@@ -1,0 +1,13 @@
+use executor_core::prelude::*;
+
+/// Not decodable.
+pub struct Opaque;
+
+/// Takes something that cannot be decoded.
+#[tool]
+fn take(value: Opaque) -> u8 {
+    let _ = value;
+    0
+}
+
+fn main() {}

@@ -1,0 +1,9 @@
+use executor_core::prelude::*;
+
+/// Reads self outside an impl.
+#[tool]
+fn read(&self) -> u8 {
+    1
+}
+
+fn main() {}

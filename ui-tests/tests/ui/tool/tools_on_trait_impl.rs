@@ -1,0 +1,13 @@
+use executor_core::prelude::*;
+
+/// A service.
+pub struct Service;
+
+#[tools]
+impl Default for Service {
+    fn default() -> Self {
+        Service
+    }
+}
+
+fn main() {}

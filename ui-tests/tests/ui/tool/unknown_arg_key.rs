@@ -1,0 +1,9 @@
+use executor_core::prelude::*;
+
+/// Greets.
+#[tool]
+fn greet(#[arg(defualt)] excited: bool) -> bool {
+    excited
+}
+
+fn main() {}
