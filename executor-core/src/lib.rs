@@ -152,7 +152,7 @@
 //! | key | on | effect |
 //! |---|---|---|
 //! | `ordinary`, `terminal`, `unhandled` | enum, variant, struct | the class; `ordinary` when none is given |
-//! | `code = "…"` | variant, struct | the stable code, lowercase snake_case (`^[a-z][a-z0-9_]*$`, at most 64 bytes); default: the variant's (or struct's) name in snake_case, `HTTPError` → `http_error` |
+//! | `code = "…"` | variant, struct | the stable code, lowercase `snake_case` (`^[a-z][a-z0-9_]*$`, at most 64 bytes); default: the variant's (or struct's) name in `snake_case`, `HTTPError` → `http_error` |
 //! | `retry_after = "200ms"` | enum, variant, struct | the retry hint (`ms`, `s`, `m`, `h`); only on ordinary failures |
 //! | `kind = …` | enum, variant, struct | [`FailureKind`]: `invalid_arguments`, `timeout`, `cancelled`, `tool` (default) or `internal` (redacted unless `redact = false`) |
 //! | `redact`, `redact = false` | enum, variant, struct | peers see [`REDACTED_MESSAGE`] and no data; the original stays in `Debug`, `source()` and [`withheld_message`](ToolFailure::withheld_message) |
@@ -213,10 +213,10 @@ pub mod tool;
 #[path = "private.rs"]
 pub mod __private;
 
-pub use executor_macros::{tool, tools, toolset};
 /// `#[derive(ToolFailure)]`, beside the type of the same name (derives and types live in
 /// different namespaces, as with serde's `Serialize`).
 pub use executor_macros::ToolFailure;
+pub use executor_macros::{tool, tools, toolset};
 pub use failure::{Classification, FailureKind, REDACTED_MESSAGE, ToolFailure};
 pub use tool::{
     BoxFuture, DuplicateTool, FnTool, STREAM_CAPACITY, SpecList, Tool, ToolAnnotations,

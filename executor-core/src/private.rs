@@ -106,8 +106,8 @@ const fn str_eq(a: &str, b: &str) -> bool {
 }
 
 pub use crate::failure::support::{
-    AttachDebug, AttachError, AttachNone, AttachOwned, CodesProbe, DerivedCodes, NoCodes, SourceProbe, data_value,
-    failure_message,
+    AttachDebug, AttachError, AttachNone, AttachOwned, CodesProbe, DerivedCodes, NoCodes,
+    SourceProbe, data_value, failure_message,
 };
 
 /// Names the parts of a `Result` return type, so aliases like `io::Result<T>` work.

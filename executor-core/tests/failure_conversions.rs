@@ -8,7 +8,10 @@ use executor_core::{Classification, FailureKind, REDACTED_MESSAGE};
 
 #[test]
 fn text_is_ordinary_and_shown() {
-    for failure in [ToolFailure::from("disk full"), ToolFailure::from(String::from("disk full"))] {
+    for failure in [
+        ToolFailure::from("disk full"),
+        ToolFailure::from(String::from("disk full")),
+    ] {
         assert_eq!(failure.classification(), Classification::Ordinary);
         assert_eq!(failure.kind(), FailureKind::Tool);
         assert_eq!(failure.code(), "tool_error");
@@ -21,7 +24,8 @@ fn text_is_ordinary_and_shown() {
 
 #[test]
 fn boxed_errors_are_ordinary_and_redacted_with_their_source() {
-    let boxed: Box<dyn std::error::Error + Send + Sync> = Box::new(std::io::Error::other("at /home/ada/.ssh"));
+    let boxed: Box<dyn std::error::Error + Send + Sync> =
+        Box::new(std::io::Error::other("at /home/ada/.ssh"));
     let failure = ToolFailure::from(boxed);
     assert_eq!(failure.classification(), Classification::Ordinary);
     assert_eq!(failure.message(), REDACTED_MESSAGE);
@@ -39,7 +43,12 @@ fn boxed_errors_are_ordinary_and_redacted_with_their_source() {
 fn from_error_and_reveal() {
     let failure = ToolFailure::from_error(std::io::Error::other("quota"));
     assert_eq!(failure.message(), REDACTED_MESSAGE);
-    assert!(failure.source().and_then(|s| s.downcast_ref::<std::io::Error>()).is_some());
+    assert!(
+        failure
+            .source()
+            .and_then(|s| s.downcast_ref::<std::io::Error>())
+            .is_some()
+    );
     assert_eq!(failure.reveal().message(), "quota");
     // Revealing a failure that was never redacted changes nothing.
     let plain = ToolFailure::terminal("x").with_code("x");
@@ -55,13 +64,19 @@ fn parse(text: &str) -> Result<u32, Box<dyn std::error::Error + Send + Sync>> {
 #[tokio::test]
 async fn a_tool_returning_boxed_errors() {
     let tools = toolset![parse];
-    assert_eq!(tools.execute("parse", &json!({"text": "42"})).await, Ok(json!(42)));
+    assert_eq!(
+        tools.execute("parse", &json!({"text": "42"})).await,
+        Ok(json!(42))
+    );
     let failure = tools
         .execute_with_context("parse", &json!({"text": "x"}), ToolContext::new())
         .await
         .unwrap_err();
     assert_eq!(failure.message(), REDACTED_MESSAGE);
-    assert_eq!(failure.withheld_message(), Some("invalid digit found in string"));
+    assert_eq!(
+        failure.withheld_message(),
+        Some("invalid digit found in string")
+    );
     assert!(parse::spec().failure_codes.is_empty());
 }
 
@@ -78,14 +93,20 @@ mod anyhow_errors {
         let failure = ToolFailure::from(error);
         assert_eq!(failure.classification(), Classification::Ordinary);
         assert_eq!(failure.message(), REDACTED_MESSAGE);
-        assert_eq!(failure.withheld_message(), Some("reading /etc/app.toml: permission denied"));
+        assert_eq!(
+            failure.withheld_message(),
+            Some("reading /etc/app.toml: permission denied")
+        );
         let source = failure.source().expect("kept");
         assert_eq!(source.to_string(), "reading /etc/app.toml");
         assert_eq!(
             source.source().map(ToString::to_string).as_deref(),
             Some("permission denied")
         );
-        assert_eq!(failure.reveal().message(), "reading /etc/app.toml: permission denied");
+        assert_eq!(
+            failure.reveal().message(),
+            "reading /etc/app.toml: permission denied"
+        );
     }
 
     /// Reads the config.
@@ -97,7 +118,10 @@ mod anyhow_errors {
     #[tokio::test]
     async fn a_tool_returning_anyhow() {
         let tools = toolset![config];
-        assert_eq!(tools.execute("config", &json!({})).await, Err(REDACTED_MESSAGE.to_owned()));
+        assert_eq!(
+            tools.execute("config", &json!({})).await,
+            Err(REDACTED_MESSAGE.to_owned())
+        );
         assert!(config::spec().failure_codes.is_empty());
     }
 }

@@ -71,7 +71,10 @@ fn classes() {
     let plain = ToolFailure::from(Keys::Plain);
     assert_eq!(plain.classification(), Classification::Ordinary);
     assert!(!plain.is_unhandled());
-    assert_eq!(ToolFailure::from(Keys::Ordinary).classification(), Classification::Ordinary);
+    assert_eq!(
+        ToolFailure::from(Keys::Ordinary).classification(),
+        Classification::Ordinary
+    );
     assert!(ToolFailure::from(Keys::Terminal).is_terminal());
     let unhandled = ToolFailure::from(Keys::Unhandled);
     assert!(unhandled.is_unhandled());
@@ -81,14 +84,20 @@ fn classes() {
 #[test]
 fn message_is_the_display() {
     assert_eq!(ToolFailure::from(Keys::Plain).message(), "plain");
-    assert_eq!(ToolFailure::from(Keys::HTTPStatus(503)).message(), "HTTP 503");
+    assert_eq!(
+        ToolFailure::from(Keys::HTTPStatus(503)).message(),
+        "HTTP 503"
+    );
 }
 
 #[test]
 fn codes_default_to_the_variant_name_in_snake_case() {
     assert_eq!(ToolFailure::from(Keys::Plain).code(), "plain");
     assert_eq!(ToolFailure::from(Keys::RetryMillis).code(), "retry_millis");
-    assert_eq!(ToolFailure::from(Keys::HTTPStatus(500)).code(), "http_status");
+    assert_eq!(
+        ToolFailure::from(Keys::HTTPStatus(500)).code(),
+        "http_status"
+    );
     assert_eq!(ToolFailure::from(Keys::Named).code(), "custom_code");
     assert_eq!(
         Keys::FAILURE_CODES,
@@ -117,17 +126,32 @@ fn codes_default_to_the_variant_name_in_snake_case() {
 
 #[test]
 fn retry_hints() {
-    assert_eq!(ToolFailure::from(Keys::RetryMillis).retry_after(), Some(Duration::from_millis(250)));
-    assert_eq!(ToolFailure::from(Keys::RetryMinutes).retry_after(), Some(Duration::from_secs(120)));
+    assert_eq!(
+        ToolFailure::from(Keys::RetryMillis).retry_after(),
+        Some(Duration::from_millis(250))
+    );
+    assert_eq!(
+        ToolFailure::from(Keys::RetryMinutes).retry_after(),
+        Some(Duration::from_secs(120))
+    );
     assert_eq!(ToolFailure::from(Keys::Plain).retry_after(), None);
 }
 
 #[test]
 fn kinds() {
     assert_eq!(ToolFailure::from(Keys::Plain).kind(), FailureKind::Tool);
-    assert_eq!(ToolFailure::from(Keys::KindInvalid).kind(), FailureKind::InvalidArguments);
-    assert_eq!(ToolFailure::from(Keys::KindTimeout).kind(), FailureKind::Timeout);
-    assert_eq!(ToolFailure::from(Keys::KindCancelled).kind(), FailureKind::Cancelled);
+    assert_eq!(
+        ToolFailure::from(Keys::KindInvalid).kind(),
+        FailureKind::InvalidArguments
+    );
+    assert_eq!(
+        ToolFailure::from(Keys::KindTimeout).kind(),
+        FailureKind::Timeout
+    );
+    assert_eq!(
+        ToolFailure::from(Keys::KindCancelled).kind(),
+        FailureKind::Cancelled
+    );
     assert_eq!(ToolFailure::from(Keys::KindTool).kind(), FailureKind::Tool);
     // The kind says whose fault it was; the class still decides retrying.
     assert!(!ToolFailure::from(Keys::KindCancelled).is_terminal());
@@ -161,9 +185,18 @@ fn data_is_the_fields_serialized() {
         city: "Atlantis".into(),
         population: 0,
     });
-    assert_eq!(named.data(), Some(&json!({"city": "Atlantis", "population": 0})));
-    assert_eq!(ToolFailure::from(Keys::DataNewtype(404)).data(), Some(&json!(404)));
-    assert_eq!(ToolFailure::from(Keys::DataTuple(7, "x".into())).data(), Some(&json!([7, "x"])));
+    assert_eq!(
+        named.data(),
+        Some(&json!({"city": "Atlantis", "population": 0}))
+    );
+    assert_eq!(
+        ToolFailure::from(Keys::DataNewtype(404)).data(),
+        Some(&json!(404))
+    );
+    assert_eq!(
+        ToolFailure::from(Keys::DataTuple(7, "x".into())).data(),
+        Some(&json!([7, "x"]))
+    );
     assert_eq!(ToolFailure::from(Keys::Plain).data(), None);
     // Without `data` the fields stay private even when they could be serialized.
     assert_eq!(ToolFailure::from(Keys::HTTPStatus(404)).data(), None);
@@ -265,13 +298,19 @@ fn enum_level_data_and_skip() {
         ToolFailure::from(DataDefault::Quota { used: 5, limit: 5 }).data(),
         Some(&json!({"used": 5, "limit": 5}))
     );
-    assert_eq!(ToolFailure::from(DataDefault::Private("x".into())).data(), None);
+    assert_eq!(
+        ToolFailure::from(DataDefault::Private("x".into())).data(),
+        None
+    );
     let upstream = ToolFailure::from(DataDefault::Upstream {
         status: 502,
         source: std::io::Error::other("connection reset"),
     });
     assert_eq!(upstream.data(), Some(&json!({"status": 502})));
-    let chain = upstream.source().and_then(std::error::Error::source).map(ToString::to_string);
+    let chain = upstream
+        .source()
+        .and_then(std::error::Error::source)
+        .map(ToString::to_string);
     assert_eq!(chain.as_deref(), Some("connection reset"));
     assert_eq!(
         ToolFailure::from(DataDefault::Raw { r#type: "t".into() }).data(),
@@ -350,7 +389,10 @@ fn thiserror_transparent_and_from_chains() {
     let top = failure.source().expect("kept");
     assert!(top.downcast_ref::<Wrapping>().is_some());
     // transparent forwards `source()` to the inner error's.
-    assert_eq!(top.source().map(ToString::to_string).as_deref(), Some("no such file: app.toml"));
+    assert_eq!(
+        top.source().map(ToString::to_string).as_deref(),
+        Some("no such file: app.toml")
+    );
 
     let failure = ToolFailure::from(Wrapping::from(std::io::Error::other("disk")));
     assert_eq!(failure.message(), "i/o failed");
@@ -381,7 +423,9 @@ fn question_mark_converts() {
 #[failure(terminal)]
 enum Borrowed<'a, T: fmt::Display> {
     #[failure(data)]
-    Missing { key: &'a str },
+    Missing {
+        key: &'a str,
+    },
     #[failure(ordinary, retry_after = "10ms", data)]
     Busy(T),
     Other(&'a T),
@@ -412,8 +456,14 @@ fn generics_and_lifetimes() {
     assert_eq!(busy.data(), Some(&json!("job 7")));
 
     let n = 3;
-    assert_eq!(ToolFailure::from(Borrowed::Other(&n)).message(), "busy with 3");
-    assert_eq!(<Borrowed<'_, u8>>::FAILURE_CODES, ["missing", "busy", "other"]);
+    assert_eq!(
+        ToolFailure::from(Borrowed::Other(&n)).message(),
+        "busy with 3"
+    );
+    assert_eq!(
+        <Borrowed<'_, u8>>::FAILURE_CODES,
+        ["missing", "busy", "other"]
+    );
 }
 
 /// A generic error that is `Error`: its text and chain are kept as a snapshot, since the
@@ -432,7 +482,10 @@ enum Parsing<'a> {
 fn borrowed_errors_keep_a_snapshot_of_their_chain() {
     let text = String::from("12x");
     let cause = text.parse::<u8>().unwrap_err();
-    let failure = ToolFailure::from(Parsing::Invalid { input: &text, cause });
+    let failure = ToolFailure::from(Parsing::Invalid {
+        input: &text,
+        cause,
+    });
     let source = failure.source().expect("a snapshot");
     assert_eq!(source.to_string(), "cannot parse `12x`");
     assert!(format!("{source:?}").starts_with("Invalid { input: \"12x\""));

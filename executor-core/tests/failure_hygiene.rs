@@ -2,7 +2,13 @@
 //! shadowing modules and types, under `#![no_implicit_prelude]`, and with strict lints (clippy
 //! runs on this file in CI with `-D warnings`).
 
-#![deny(unused_qualifications, unused_imports, unused_results, missing_docs, clippy::pedantic)]
+#![deny(
+    unused_qualifications,
+    unused_imports,
+    unused_results,
+    missing_docs,
+    clippy::pedantic
+)]
 
 /// Shadows `::core` for relative paths.
 mod core {}
@@ -29,7 +35,11 @@ mod shadowed {
         #[error("plain")]
         Plain,
         #[error("quota {used}")]
-        Quota { used: u32, __executor_message: u8, __executor_error: u8 },
+        Quota {
+            used: u32,
+            __executor_message: u8,
+            __executor_error: u8,
+        },
         #[error("generic {0}")]
         #[failure(kind = timeout, retry_after = "1s")]
         Generic(T),
@@ -48,10 +58,14 @@ mod shadowed {
                 "used": 1, "__executor_message": 2, "__executor_error": 3
             }))
         );
-        let generic = <ToolFailure as ::core::convert::From<Shadowed<u8>>>::from(Shadowed::Generic(7));
+        let generic =
+            <ToolFailure as ::core::convert::From<Shadowed<u8>>>::from(Shadowed::Generic(7));
         assert_eq!(generic.kind(), FailureKind::Timeout);
         assert_eq!(generic.message(), "generic 7");
-        assert_eq!(generic.data(), ::core::option::Option::Some(&::serde_json::json!(7)));
+        assert_eq!(
+            generic.data(),
+            ::core::option::Option::Some(&::serde_json::json!(7))
+        );
     }
 }
 

@@ -46,7 +46,10 @@ fn leaky_errors() -> Vec<ToolFailure> {
 }
 
 fn assert_clean(what: &str, text: &str) {
-    assert!(!text.contains("hunter2"), "{what} leaked the secret: {text}");
+    assert!(
+        !text.contains("hunter2"),
+        "{what} leaked the secret: {text}"
+    );
 }
 
 #[test]
@@ -95,7 +98,7 @@ fn the_wire_form_round_trips_without_the_secret() {
 
 /// Connects to the database.
 #[tool]
-async fn connect(which: u8) -> Result<(), DbError> {
+fn connect(which: u8) -> Result<(), DbError> {
     Err(match which {
         0 => DbError::Connect(SECRET.into()),
         1 => DbError::Poisoned(SECRET.into()),
@@ -110,10 +113,22 @@ async fn tool_set_layers_do_not_leak() {
         let params = json!({"which": which});
         let error = tools.execute("connect", &params).await.unwrap_err();
         assert_eq!(error, REDACTED_MESSAGE);
-        let error = tools.execute_with_action("connect", &params, "a1", Some(5_000)).await.unwrap_err();
+        let error = tools
+            .execute_with_action("connect", &params, "a1", Some(5_000))
+            .await
+            .unwrap_err();
         assert_eq!(error, REDACTED_MESSAGE);
         let failure = tools
-            .execute_classified("connect", &params, "a1", None, None, 1, &Default::default(), None)
+            .execute_classified(
+                "connect",
+                &params,
+                "a1",
+                None,
+                None,
+                1,
+                &std::collections::HashMap::new(),
+                None,
+            )
             .await
             .unwrap_err();
         assert_eq!(failure.to_string(), REDACTED_MESSAGE);

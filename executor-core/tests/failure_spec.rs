@@ -20,6 +20,7 @@ enum WeatherError {
 /// Looks up the weather.
 #[tool]
 async fn weather(city: &str) -> Result<String, WeatherError> {
+    tokio::task::yield_now().await;
     match city {
         "Paris" => Ok("sunny".into()),
         "Busy" => Err(WeatherError::Unavailable),
@@ -36,7 +37,11 @@ fn stringly(fail: bool) -> Result<u8, String> {
 /// Already a failure.
 #[tool]
 fn typed(fail: bool) -> Result<u8, ToolFailure> {
-    if fail { Err(ToolFailure::terminal("no")) } else { Ok(1) }
+    if fail {
+        Err(ToolFailure::terminal("no"))
+    } else {
+        Ok(1)
+    }
 }
 
 /// An error with a hand-written conversion.
@@ -83,17 +88,28 @@ impl Service {
     /// A method tool.
     #[tool]
     async fn forecast(&self, days: u8) -> Result<u8, WeatherError> {
-        if days > 7 { Err(WeatherError::QuotaExhausted) } else { Ok(days) }
+        tokio::task::yield_now().await;
+        if days > 7 {
+            Err(WeatherError::QuotaExhausted)
+        } else {
+            Ok(days)
+        }
     }
 }
 
 #[test]
 fn derived_errors_list_their_codes() {
-    assert_eq!(weather::spec().failure_codes, ["unknown_city", "unavailable", "quota"]);
+    assert_eq!(
+        weather::spec().failure_codes,
+        ["unknown_city", "unavailable", "quota"]
+    );
     assert_eq!(lookup::spec().failure_codes, ["missing_key"]);
     let service = Service;
     let specs = service.specs();
-    assert_eq!(specs[0].failure_codes, ["unknown_city", "unavailable", "quota"]);
+    assert_eq!(
+        specs[0].failure_codes,
+        ["unknown_city", "unavailable", "quota"]
+    );
 }
 
 #[test]
@@ -106,7 +122,10 @@ fn other_errors_list_none() {
 #[test]
 fn codes_are_in_the_serialized_spec() {
     let spec = serde_json::to_value(&**weather::spec()).unwrap();
-    assert_eq!(spec["failureCodes"], serde_json::json!(["unknown_city", "unavailable", "quota"]));
+    assert_eq!(
+        spec["failureCodes"],
+        serde_json::json!(["unknown_city", "unavailable", "quota"])
+    );
     let spec = serde_json::to_value(&**stringly::spec()).unwrap();
     assert_eq!(spec.get("failureCodes"), None::<&Value>);
 }
@@ -119,7 +138,12 @@ async fn a_call_fails_with_one_of_the_listed_codes() {
         .execute_with_context("weather", &json!({"city": "Atlantis"}), ctx())
         .await
         .unwrap_err();
-    assert!(weather::spec().failure_codes.iter().any(|c| c == failure.code()));
+    assert!(
+        weather::spec()
+            .failure_codes
+            .iter()
+            .any(|c| c == failure.code())
+    );
     assert!(failure.is_terminal());
     assert_eq!(failure.data(), Some(&json!("Atlantis")));
     assert_eq!(failure.message(), "unknown city `Atlantis`");
@@ -129,12 +153,18 @@ async fn a_call_fails_with_one_of_the_listed_codes() {
         .await
         .unwrap_err();
     assert_eq!(failure.code(), "unavailable");
-    assert_eq!(failure.retry_after(), Some(std::time::Duration::from_millis(200)));
+    assert_eq!(
+        failure.retry_after(),
+        Some(std::time::Duration::from_millis(200))
+    );
 
     assert_eq!(
         tools.execute("weather", &json!({"city": "Atlantis"})).await,
         Err("unknown city `Atlantis`".to_owned())
     );
-    let failure = tools.execute_with_context("manual", &json!({}), ctx()).await.unwrap_err();
+    let failure = tools
+        .execute_with_context("manual", &json!({}), ctx())
+        .await
+        .unwrap_err();
     assert_eq!(failure.code(), "manual");
 }

@@ -4,8 +4,8 @@
 use std::time::Duration;
 
 use executor_core::failure::transport::{
-    A2aFailureClass, A2aOutcome, A2aTerminal, JSONRPC_INVALID_PARAMS, McpOutcome, RetryDecision, for_a2a, for_mcp,
-    for_retry, for_seed, structured,
+    A2aFailureClass, A2aOutcome, A2aTerminal, JSONRPC_INVALID_PARAMS, McpOutcome, RetryDecision,
+    for_a2a, for_mcp, for_retry, for_seed, structured,
 };
 use executor_core::{Classification, FailureKind, REDACTED_MESSAGE, ToolFailure};
 use serde_json::{Value, json};
@@ -32,6 +32,7 @@ fn retry(after: Option<u64>) -> RetryDecision {
     }
 }
 
+#[allow(clippy::too_many_lines)] // one entry per row of the documented table, kept together
 fn rows() -> Vec<Row> {
     vec![
         Row {
@@ -60,7 +61,9 @@ fn rows() -> Vec<Row> {
             name: "terminal",
             failure: ToolFailure::terminal("no such city").with_code("unknown_city"),
             retry: RetryDecision::Stop,
-            mcp: Mcp::Tool(json!({"code": "unknown_city", "kind": "tool", "classification": "terminal"})),
+            mcp: Mcp::Tool(
+                json!({"code": "unknown_city", "kind": "tool", "classification": "terminal"}),
+            ),
             a2a: A2aTerminal::Failed(InvalidRequest),
             text: "no such city",
         },
@@ -76,7 +79,9 @@ fn rows() -> Vec<Row> {
             name: "invalid arguments",
             failure: ToolFailure::invalid_arguments("a: expected i64"),
             retry: retry(None),
-            mcp: Mcp::Tool(json!({"code": "invalid_arguments", "kind": "invalid_arguments", "classification": "ordinary"})),
+            mcp: Mcp::Tool(
+                json!({"code": "invalid_arguments", "kind": "invalid_arguments", "classification": "ordinary"}),
+            ),
             a2a: A2aTerminal::Failed(InvalidRequest),
             text: "a: expected i64",
         },
@@ -92,7 +97,9 @@ fn rows() -> Vec<Row> {
             name: "timeout",
             failure: ToolFailure::timeout("slow", Duration::from_millis(50)),
             retry: retry(None),
-            mcp: Mcp::Tool(json!({"code": "timeout", "kind": "timeout", "classification": "ordinary"})),
+            mcp: Mcp::Tool(
+                json!({"code": "timeout", "kind": "timeout", "classification": "ordinary"}),
+            ),
             a2a: A2aTerminal::Failed(BudgetExhausted),
             text: "tool `slow` timed out after 50ms",
         },
@@ -100,7 +107,9 @@ fn rows() -> Vec<Row> {
             name: "cancelled",
             failure: ToolFailure::cancelled("slow"),
             retry: RetryDecision::Stop,
-            mcp: Mcp::Tool(json!({"code": "cancelled", "kind": "cancelled", "classification": "terminal"})),
+            mcp: Mcp::Tool(
+                json!({"code": "cancelled", "kind": "cancelled", "classification": "terminal"}),
+            ),
             a2a: A2aTerminal::Canceled,
             text: "tool `slow` was cancelled",
         },
@@ -108,7 +117,9 @@ fn rows() -> Vec<Row> {
             name: "internal",
             failure: ToolFailure::internal("index out of bounds"),
             retry: retry(None),
-            mcp: Mcp::Tool(json!({"code": "internal", "kind": "internal", "classification": "ordinary"})),
+            mcp: Mcp::Tool(
+                json!({"code": "internal", "kind": "internal", "classification": "ordinary"}),
+            ),
             a2a: A2aTerminal::Failed(Internal),
             text: REDACTED_MESSAGE,
         },
@@ -116,7 +127,9 @@ fn rows() -> Vec<Row> {
             name: "terminal internal",
             failure: ToolFailure::internal("broken").with_classification(Classification::Terminal),
             retry: RetryDecision::Stop,
-            mcp: Mcp::Tool(json!({"code": "internal", "kind": "internal", "classification": "terminal"})),
+            mcp: Mcp::Tool(
+                json!({"code": "internal", "kind": "internal", "classification": "terminal"}),
+            ),
             a2a: A2aTerminal::Failed(Internal),
             text: REDACTED_MESSAGE,
         },
@@ -149,7 +162,13 @@ fn every_row_of_the_table() {
         let failure = &row.failure;
         assert_eq!(for_retry(failure), row.retry, "{name}: retry");
         match (for_mcp(failure), &row.mcp) {
-            (McpOutcome::ToolError { text, structured: got }, Mcp::Tool(expected)) => {
+            (
+                McpOutcome::ToolError {
+                    text,
+                    structured: got,
+                },
+                Mcp::Tool(expected),
+            ) => {
                 assert_eq!(text, row.text, "{name}: mcp text");
                 assert_eq!(&got, expected, "{name}: mcp structured");
                 assert_eq!(&structured(failure), expected, "{name}: structured");
@@ -170,17 +189,36 @@ fn every_row_of_the_table() {
             "{name}: a2a"
         );
         assert_eq!(for_seed(failure), row.text, "{name}: seed");
-        assert_eq!(for_seed(failure), failure.to_string(), "{name}: seed is the Display");
+        assert_eq!(
+            for_seed(failure),
+            failure.to_string(),
+            "{name}: seed is the Display"
+        );
     }
 }
 
 #[test]
 fn a2a_wire_tokens_match_the_a2a_rust_extension() {
-    let tokens: Vec<&str> = [InvalidRequest, Transient, A2aFailureClass::PolicyRefusal, BudgetExhausted, Internal]
-        .iter()
-        .map(|c| c.as_str())
-        .collect();
-    assert_eq!(tokens, ["invalid-request", "transient", "policy-refusal", "budget-exhausted", "internal"]);
+    let tokens: Vec<&str> = [
+        InvalidRequest,
+        Transient,
+        A2aFailureClass::PolicyRefusal,
+        BudgetExhausted,
+        Internal,
+    ]
+    .iter()
+    .map(|c| c.as_str())
+    .collect();
+    assert_eq!(
+        tokens,
+        [
+            "invalid-request",
+            "transient",
+            "policy-refusal",
+            "budget-exhausted",
+            "internal"
+        ]
+    );
 }
 
 /// A retry hint on a terminal failure is carried but not acted on.
@@ -212,7 +250,9 @@ enum Weather {
 
 #[test]
 fn a_derived_enum_through_the_table() {
-    let unknown = ToolFailure::from(Weather::UnknownCity { city: "Atlantis".into() });
+    let unknown = ToolFailure::from(Weather::UnknownCity {
+        city: "Atlantis".into(),
+    });
     assert_eq!(for_retry(&unknown), RetryDecision::Stop);
     assert_eq!(
         for_mcp(&unknown),
@@ -224,16 +264,25 @@ fn a_derived_enum_through_the_table() {
             }),
         }
     );
-    assert_eq!(for_a2a(&unknown).terminal, A2aTerminal::Failed(InvalidRequest));
+    assert_eq!(
+        for_a2a(&unknown).terminal,
+        A2aTerminal::Failed(InvalidRequest)
+    );
     assert_eq!(for_a2a(&unknown).code, "unknown_city");
 
     let unavailable = ToolFailure::from(Weather::Unavailable);
     assert_eq!(for_retry(&unavailable), retry(Some(200)));
-    assert_eq!(for_a2a(&unavailable).terminal, A2aTerminal::Failed(Transient));
+    assert_eq!(
+        for_a2a(&unavailable).terminal,
+        A2aTerminal::Failed(Transient)
+    );
 
     let slow = ToolFailure::from(Weather::Slow);
     assert_eq!(for_retry(&slow), retry(None));
-    assert_eq!(for_a2a(&slow).terminal, A2aTerminal::Failed(BudgetExhausted));
+    assert_eq!(
+        for_a2a(&slow).terminal,
+        A2aTerminal::Failed(BudgetExhausted)
+    );
 
     let auth = ToolFailure::from(Weather::Auth("key=abc".into()));
     assert_eq!(for_seed(&auth), REDACTED_MESSAGE);

@@ -302,15 +302,17 @@ impl ToolFailure {
     /// ```
     #[must_use]
     pub fn from_error(error: impl StdError + Send + Sync + 'static) -> Self {
-        Self::ordinary(error.to_string()).with_source(error).redact()
+        Self::ordinary(error.to_string())
+            .with_source(error)
+            .redact()
     }
 
     /// Undoes [`redact`](Self::redact): peers see the original message again. Data dropped by
     /// the redaction stays dropped.
     #[must_use]
     pub fn reveal(mut self) -> Self {
-        if let Some(original) = self.withheld.take() {
-            self.message = original;
+        if let Some(original) = self.0.withheld.take() {
+            self.0.message = original;
         }
         self
     }
@@ -478,7 +480,9 @@ impl From<anyhow::Error> for ToolFailure {
     fn from(error: anyhow::Error) -> Self {
         let message = format!("{error:#}");
         let source: Box<dyn StdError + Send + Sync> = error.into();
-        Self::ordinary(message).with_shared_source(Arc::from(source)).redact()
+        Self::ordinary(message)
+            .with_shared_source(Arc::from(source))
+            .redact()
     }
 }
 

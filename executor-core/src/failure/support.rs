@@ -207,7 +207,9 @@ impl fmt::Debug for Snapshot {
 
 impl StdError for Snapshot {
     fn source(&self) -> Option<&(dyn StdError + 'static)> {
-        self.source.as_deref().map(|s| s as &(dyn StdError + 'static))
+        self.source
+            .as_deref()
+            .map(|s| s as &(dyn StdError + 'static))
     }
 }
 

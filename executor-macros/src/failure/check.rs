@@ -16,11 +16,12 @@ pub fn check(input: &Input<'_>, errors: &mut Errors) {
     check_skip_without_data(input, errors);
 }
 
-/// Every code, written or derived from the variant's name, is lowercase snake_case: codes are
+/// Every code, written or derived from the variant's name, is lowercase `snake_case`: codes are
 /// matched by programs (a client's `match`, a dashboard's filter) and must not need escaping
 /// in any transport.
 fn check_codes_valid(input: &Input<'_>, errors: &mut Errors) {
-    let rule = format!("a letter `a-z`, then `a-z`, `0-9` or `_`, at most {MAX_CODE_LEN} characters");
+    let rule =
+        format!("a letter `a-z`, then `a-z`, `0-9` or `_`, at most {MAX_CODE_LEN} characters");
     for variant in &input.variants {
         let code = &variant.settings.code;
         if is_valid_code(code) {
@@ -28,8 +29,14 @@ fn check_codes_valid(input: &Input<'_>, errors: &mut Errors) {
         }
         let message = if variant.attr.code.is_some() {
             let suggestion = snake_case(code).replace(|c: char| !c.is_ascii_alphanumeric(), "_");
-            let example = if is_valid_code(&suggestion) { suggestion } else { "not_found".to_owned() };
-            format!("invalid failure code `{code}`; a code is lowercase snake_case ({rule}), e.g. `code = \"{example}\"`")
+            let example = if is_valid_code(&suggestion) {
+                suggestion
+            } else {
+                "not_found".to_owned()
+            };
+            format!(
+                "invalid failure code `{code}`; a code is lowercase snake_case ({rule}), e.g. `code = \"{example}\"`"
+            )
         } else {
             format!(
                 "the code derived from `{}` would be `{code}`, which is not lowercase snake_case ({rule}); \
@@ -82,13 +89,23 @@ fn check_retry_after_class(input: &Input<'_>, errors: &mut Errors) {
         }
     }
     for variant in &input.variants {
-        let Some((_, lit)) = &variant.attr.retry_after else { continue };
+        let Some((_, lit)) = &variant.attr.retry_after else {
+            continue;
+        };
         let class = variant.settings.class;
         if class == Class::Ordinary {
             continue;
         }
-        let origin = if variant.attr.class.is_some() { "" } else { " (inherited from the enum)" };
-        let what = if input.shape == Shape::Enum { "this variant" } else { "this type" };
+        let origin = if variant.attr.class.is_some() {
+            ""
+        } else {
+            " (inherited from the enum)"
+        };
+        let what = if input.shape == Shape::Enum {
+            "this variant"
+        } else {
+            "this type"
+        };
         let message = format!(
             "`retry_after` is never used: {what} is `{}`{origin}, and only ordinary failures are retried; \
              remove it, or make {what} `ordinary`",
@@ -101,7 +118,9 @@ fn check_retry_after_class(input: &Input<'_>, errors: &mut Errors) {
 /// An explicit `data` needs a field to serialize.
 fn check_data_fields(input: &Input<'_>, errors: &mut Errors) {
     for variant in &input.variants {
-        let Some((true, span)) = variant.attr.data else { continue };
+        let Some((true, span)) = variant.attr.data else {
+            continue;
+        };
         if variant.fields.is_empty() {
             errors.at(
                 span,
@@ -140,7 +159,9 @@ fn check_data_redact(input: &Input<'_>, errors: &mut Errors) {
             .map(|(_, s)| s)
             .or(own.redact.map(|(_, s)| s))
             .or(own.kind.as_ref().map(|(_, k)| k.span()));
-        let Some(span) = own_span.filter(|_| settings.data && settings.redact) else { continue };
+        let Some(span) = own_span.filter(|_| settings.data && settings.redact) else {
+            continue;
+        };
         let why = if own.redact.is_some() {
             "it is `redact`"
         } else if defaults.redact.is_some() {

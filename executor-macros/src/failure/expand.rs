@@ -2,8 +2,8 @@
 
 use proc_macro2::{Ident, Span, TokenStream, TokenTree};
 use quote::{ToTokens, format_ident, quote};
-use syn::spanned::Spanned;
 use syn::WherePredicate;
+use syn::spanned::Spanned;
 
 use super::model::{Field, Input, Shape, Variant};
 use super::parse::{Class, Kind};
@@ -94,8 +94,14 @@ fn arm(input: &Input<'_>, variant: &Variant<'_>) -> TokenStream {
         }
         Shape::Struct => variant.ident.to_token_stream(),
     };
-    let data_fields: Vec<&Field<'_>> = if settings.data { variant.data_fields().collect() } else { Vec::new() };
-    let bindings: Vec<Ident> = (0..data_fields.len()).map(|i| local(&format!("__executor_field_{i}"))).collect();
+    let data_fields: Vec<&Field<'_>> = if settings.data {
+        variant.data_fields().collect()
+    } else {
+        Vec::new()
+    };
+    let bindings: Vec<Ident> = (0..data_fields.len())
+        .map(|i| local(&format!("__executor_field_{i}")))
+        .collect();
     let members = data_fields.iter().map(|f| &f.member);
     let constructor = match settings.class {
         Class::Ordinary => quote!(ordinary),
@@ -129,7 +135,12 @@ fn arm(input: &Input<'_>, variant: &Variant<'_>) -> TokenStream {
 // Input:  UnknownCity { city: String, #[failure(skip)] source: io::Error }
 // Output: { let mut map = Map::new(); map.insert("city".into(), data_value(f0)); Value::Object(map) }
 // Positional fields: one is its value, several an array.
-fn data_value(input: &Input<'_>, variant: &Variant<'_>, fields: &[&Field<'_>], bindings: &[Ident]) -> TokenStream {
+fn data_value(
+    input: &Input<'_>,
+    variant: &Variant<'_>,
+    fields: &[&Field<'_>],
+    bindings: &[Ident],
+) -> TokenStream {
     let krate = &input.krate;
     // The field's type is named with the user's tokens, so a missing `Serialize` blames it.
     let values: Vec<TokenStream> = fields
@@ -140,7 +151,11 @@ fn data_value(input: &Input<'_>, variant: &Variant<'_>, fields: &[&Field<'_>], b
             quote!(#krate::__private::data_value::<#ty>(#b))
         })
         .collect();
-    let named = variant.fields.iter().next().is_some_and(|f| f.ident.is_some());
+    let named = variant
+        .fields
+        .iter()
+        .next()
+        .is_some_and(|f| f.ident.is_some());
     if named {
         let keys = fields.iter().map(|f| &f.key);
         let map = local("__executor_data");
@@ -189,12 +204,15 @@ fn from_bounds(input: &Input<'_>) -> Option<syn::WhereClause> {
     let krate = &input.krate;
     let ident = &input.original.ident;
     let (_, ty_generics, _) = generics.split_for_impl();
-    let mut predicates: Vec<WherePredicate> = vec![syn::parse_quote!(#ident #ty_generics: ::core::fmt::Display)];
+    let mut predicates: Vec<WherePredicate> =
+        vec![syn::parse_quote!(#ident #ty_generics: ::core::fmt::Display)];
     for variant in input.variants.iter().filter(|v| v.settings.data) {
         for field in variant.data_fields() {
             if mentions(field.ty.to_token_stream(), &params) {
                 let ty = field.ty;
-                predicates.push(syn::parse_quote_spanned!(ty.span()=> #ty: #krate::__private::serde::Serialize));
+                predicates.push(
+                    syn::parse_quote_spanned!(ty.span()=> #ty: #krate::__private::serde::Serialize),
+                );
             }
         }
     }

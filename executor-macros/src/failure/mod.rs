@@ -33,7 +33,10 @@ fn try_expand(input: &DeriveInput) -> syn::Result<TokenStream> {
     errors.finish()?;
     match model {
         Some(model) => Ok(expand::expand(&model)),
-        None => Err(syn::Error::new_spanned(&input.ident, "#[derive(ToolFailure)] could not read this type")),
+        None => Err(syn::Error::new_spanned(
+            &input.ident,
+            "#[derive(ToolFailure)] could not read this type",
+        )),
     }
 }
 
@@ -111,8 +114,14 @@ mod tests {
             "`terminal` goes on the variant or the type, not on a field",
             "variants `A` and `C` both have failure code `a`",
         ]) {
-            assert!(message.starts_with(expected), "{message} should start with {expected}");
+            assert!(
+                message.starts_with(expected),
+                "{message} should start with {expected}"
+            );
         }
-        assert!(out.contains("unreachable"), "the fallback impl is emitted: {out}");
+        assert!(
+            out.contains("unreachable"),
+            "the fallback impl is emitted: {out}"
+        );
     }
 }

@@ -71,14 +71,29 @@ impl<'a> Input<'a> {
                 let variants = data
                     .variants
                     .iter()
-                    .map(|v| Variant::from_syn(&v.ident, &v.fields, &v.attrs, Place::Variant, &defaults, errors))
+                    .map(|v| {
+                        Variant::from_syn(
+                            &v.ident,
+                            &v.fields,
+                            &v.attrs,
+                            Place::Variant,
+                            &defaults,
+                            errors,
+                        )
+                    })
                     .collect();
                 (Shape::Enum, defaults, variants)
             }
             Data::Struct(data) => {
                 let defaults = FailureAttr::default();
-                let variant =
-                    Variant::from_syn(&input.ident, &data.fields, &input.attrs, Place::Struct, &defaults, errors);
+                let variant = Variant::from_syn(
+                    &input.ident,
+                    &data.fields,
+                    &input.attrs,
+                    Place::Struct,
+                    &defaults,
+                    errors,
+                );
                 (Shape::Struct, defaults, vec![variant])
             }
             Data::Union(data) => {
@@ -92,7 +107,9 @@ impl<'a> Input<'a> {
         };
         let krate = match shape {
             Shape::Enum => defaults.krate.clone(),
-            Shape::Struct => variants.first().and_then(|v: &Variant<'_>| v.attr.krate.clone()),
+            Shape::Struct => variants
+                .first()
+                .and_then(|v: &Variant<'_>| v.attr.krate.clone()),
         };
         Some(Self {
             original: input,
@@ -156,14 +173,26 @@ impl Settings {
     // Input:  #[failure(terminal, redact)] enum E { #[failure(ordinary)] A, #[failure(kind = internal)] B }
     // Output: A: ordinary, redacted; B: terminal, internal, redacted.
     fn resolve(ident: &Ident, fields: &Fields, own: &FailureAttr, defaults: &FailureAttr) -> Self {
-        let class = own.class.as_ref().or(defaults.class.as_ref()).map_or(Class::Ordinary, |(c, _)| *c);
+        let class = own
+            .class
+            .as_ref()
+            .or(defaults.class.as_ref())
+            .map_or(Class::Ordinary, |(c, _)| *c);
         let (code, code_span) = match &own.code {
             Some(lit) => (lit.value(), lit.span()),
             None => (snake_case(&ident.unraw().to_string()), ident.span()),
         };
-        let kind = own.kind.as_ref().or(defaults.kind.as_ref()).map_or(Kind::Tool, |(k, _)| *k);
+        let kind = own
+            .kind
+            .as_ref()
+            .or(defaults.kind.as_ref())
+            .map_or(Kind::Tool, |(k, _)| *k);
         let retry_after_ms = match class {
-            Class::Ordinary => own.retry_after.as_ref().or(defaults.retry_after.as_ref()).map(|(ms, _)| *ms),
+            Class::Ordinary => own
+                .retry_after
+                .as_ref()
+                .or(defaults.retry_after.as_ref())
+                .map(|(ms, _)| *ms),
             Class::Terminal | Class::Unhandled => None,
         };
         let redact = own
@@ -213,13 +242,15 @@ pub fn snake_case(name: &str) -> String {
 /// The longest code allowed; codes travel in specs, MCP `structuredContent` and A2A metadata.
 pub const MAX_CODE_LEN: usize = 64;
 
-/// A code is lowercase snake_case: `^[a-z][a-z0-9_]*$`, at most [`MAX_CODE_LEN`] bytes.
+/// A code is lowercase `snake_case`: `^[a-z][a-z0-9_]*$`, at most [`MAX_CODE_LEN`] bytes.
 pub fn is_valid_code(code: &str) -> bool {
     let bytes = code.as_bytes();
     !bytes.is_empty()
         && bytes.len() <= MAX_CODE_LEN
         && bytes[0].is_ascii_lowercase()
-        && bytes.iter().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || *b == b'_')
+        && bytes
+            .iter()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || *b == b'_')
 }
 
 #[cfg(test)]

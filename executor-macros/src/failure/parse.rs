@@ -25,8 +25,26 @@ pub enum Place {
 impl Place {
     fn keys(self) -> &'static [&'static str] {
         match self {
-            Self::Enum => &["ordinary", "terminal", "unhandled", "kind", "retry_after", "redact", "data", "crate"],
-            Self::Variant => &["ordinary", "terminal", "unhandled", "code", "kind", "retry_after", "redact", "data"],
+            Self::Enum => &[
+                "ordinary",
+                "terminal",
+                "unhandled",
+                "kind",
+                "retry_after",
+                "redact",
+                "data",
+                "crate",
+            ],
+            Self::Variant => &[
+                "ordinary",
+                "terminal",
+                "unhandled",
+                "code",
+                "kind",
+                "retry_after",
+                "redact",
+                "data",
+            ],
             Self::Struct => &[
                 "ordinary",
                 "terminal",
@@ -135,7 +153,10 @@ impl FailureAttr {
             let Meta::List(list) = &attr.meta else {
                 errors.spanned(
                     &attr.meta,
-                    format!("write `#[failure(key, …)]` with keys from {}", key_list(place.keys())),
+                    format!(
+                        "write `#[failure(key, …)]` with keys from {}",
+                        key_list(place.keys())
+                    ),
                 );
                 continue;
             };
@@ -165,7 +186,9 @@ impl FailureAttr {
             "ordinary" => self.set_class(meta, ident, Class::Ordinary),
             "terminal" => self.set_class(meta, ident, Class::Terminal),
             "unhandled" => self.set_class(meta, ident, Class::Unhandled),
-            "code" => set(&mut self.code, meta, &key, |m| parse_str(m, "code = \"not_found\"")),
+            "code" => set(&mut self.code, meta, &key, |m| {
+                parse_str(m, "code = \"not_found\"")
+            }),
             "retry_after" => set(&mut self.retry_after, meta, &key, parse_duration),
             "kind" => set(&mut self.kind, meta, &key, |m| {
                 let value = m.value()?;
@@ -185,12 +208,19 @@ impl FailureAttr {
                 reject_value(m, "skip")?;
                 Ok(ident.span())
             }),
-            "crate" => set(&mut self.krate, meta, &key, |m| CratePath::parse_value(m.value()?)),
+            "crate" => set(&mut self.krate, meta, &key, |m| {
+                CratePath::parse_value(m.value()?)
+            }),
             _ => Err(meta.error(unknown_key(&key, place))),
         }
     }
 
-    fn set_class(&mut self, meta: &ParseNestedMeta<'_>, ident: &Ident, class: Class) -> syn::Result<()> {
+    fn set_class(
+        &mut self,
+        meta: &ParseNestedMeta<'_>,
+        ident: &Ident,
+        class: Class,
+    ) -> syn::Result<()> {
         reject_value(meta, class.name())?;
         if let Some((first, _)) = &self.class {
             let message = if *first == class {
@@ -233,8 +263,13 @@ fn set<T>(
 fn parse_str(meta: &ParseNestedMeta<'_>, example: &str) -> syn::Result<LitStr> {
     let value = meta.value()?;
     match value.parse::<syn::Expr>()? {
-        syn::Expr::Lit(syn::ExprLit { lit: Lit::Str(s), .. }) => Ok(s),
-        other => Err(syn::Error::new_spanned(other, format!("expected a string: `{example}`"))),
+        syn::Expr::Lit(syn::ExprLit {
+            lit: Lit::Str(s), ..
+        }) => Ok(s),
+        other => Err(syn::Error::new_spanned(
+            other,
+            format!("expected a string: `{example}`"),
+        )),
     }
 }
 
@@ -253,14 +288,22 @@ fn parse_duration(meta: &ParseNestedMeta<'_>) -> syn::Result<(u64, LitStr)> {
 }
 
 fn parse_flag(meta: &ParseNestedMeta<'_>) -> syn::Result<(bool, Span)> {
-    let span = meta.path.get_ident().map_or_else(Span::call_site, Ident::span);
+    let span = meta
+        .path
+        .get_ident()
+        .map_or_else(Span::call_site, Ident::span);
     if meta.input.peek(Token![=]) {
         let key = path_text(&meta.path);
         match meta.value()?.parse::<syn::Expr>()? {
-            syn::Expr::Lit(syn::ExprLit { lit: Lit::Bool(LitBool { value, .. }), .. }) => Ok((value, span)),
+            syn::Expr::Lit(syn::ExprLit {
+                lit: Lit::Bool(LitBool { value, .. }),
+                ..
+            }) => Ok((value, span)),
             other => Err(syn::Error::new_spanned(
                 other,
-                format!("expected `true` or `false`: write `{key}` to turn it on, `{key} = false` to turn an inherited one off"),
+                format!(
+                    "expected `true` or `false`: write `{key}` to turn it on, `{key} = false` to turn an inherited one off"
+                ),
             )),
         }
     } else {
@@ -307,11 +350,17 @@ fn unknown_key(key: &str, place: Place) -> String {
         .min_by_key(|k| edit_distance(k, key))
         .map(|k| format!("did you mean `{k}`? "))
         .unwrap_or_default();
-    format!("unknown #[failure] key `{key}`; {hint}expected one of {}", key_list(keys))
+    format!(
+        "unknown #[failure] key `{key}`; {hint}expected one of {}",
+        key_list(keys)
+    )
 }
 
 fn key_list(keys: &[&str]) -> String {
-    keys.iter().map(|k| format!("`{k}`")).collect::<Vec<_>>().join(", ")
+    keys.iter()
+        .map(|k| format!("`{k}`"))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 fn path_text(path: &syn::Path) -> String {
@@ -327,7 +376,9 @@ fn edit_distance(a: &str, b: &str) -> usize {
         row[0] = i + 1;
         for (j, cb) in b.iter().enumerate() {
             let above = row[j + 1];
-            row[j + 1] = (above + 1).min(row[j] + 1).min(diagonal + usize::from(ca != *cb));
+            row[j + 1] = (above + 1)
+                .min(row[j] + 1)
+                .min(diagonal + usize::from(ca != *cb));
             diagonal = above;
         }
     }

@@ -46,12 +46,21 @@ const _: () = {
                         open_world: ::core::option::Option::None,
                     })
                     .with_failure_codes(
-                        ::executor_core::__private::failure_codes::<
-                            <Result<
-                                Weather,
-                                WeatherError,
-                            > as ::executor_core::__private::ResultParts>::Err,
-                        >(),
+                        {
+                            #[allow(unused_imports)]
+                            use ::executor_core::__private::{
+                                DerivedCodes as _, NoCodes as _,
+                            };
+                            (&::executor_core::__private::CodesProbe::<
+                                <Result<
+                                    Weather,
+                                    WeatherError,
+                                > as ::executor_core::__private::ResultParts>::Err,
+                            >::new())
+                                .failure_codes()
+                        }
+                            .iter()
+                            .copied(),
                     )
                     .with_timeout(
                         ::executor_core::__private::Duration::from_millis(5000u64),
