@@ -87,7 +87,7 @@
 //!
 //! ## Typed failures
 //!
-//! A tool returning `Result<T, E>` fails with `E`, converted into a [`ToolFailure`].
+//! A tool returning `Result<T, E>` fails with `E`, converted into a [`ToolFailure`](struct@ToolFailure).
 //! `#[derive(ToolFailure)]` writes that conversion from one line per variant: whether a caller
 //! may retry (*ordinary*, the default), must stop (*terminal*) or should let another executor
 //! take the call (*unhandled*), a stable code, a retry hint, whose fault it was, what to
@@ -128,21 +128,24 @@
 //! // The spec tells clients how the tool can fail.
 //! assert_eq!(weather::spec().failure_codes, ["unknown_city", "unavailable", "upstream_auth"]);
 //!
+//! async fn fail(tools: &ToolSet, city: &str) -> ToolFailure {
+//!     let params = json!({"city": city});
+//!     tools.execute_with_context("weather", &params, ToolContext::new()).await.unwrap_err()
+//! }
+//!
 //! # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
 //! let tools = toolset![weather];
-//! let call = |city: &str| tools.execute_with_context("weather", &json!({"city": city}), ToolContext::new());
-//!
-//! let unknown = call("Atlantis").await.unwrap_err();
+//! let unknown = fail(&tools, "Atlantis").await;
 //! assert_eq!(unknown.message(), "unknown city `Atlantis`");
 //! assert_eq!(unknown.code(), "unknown_city");
 //! assert_eq!(unknown.data(), Some(&json!({"city": "Atlantis"})));
 //! assert_eq!(for_retry(&unknown), RetryDecision::Stop);
 //!
-//! let busy = call("Busy").await.unwrap_err();
+//! let busy = fail(&tools, "Busy").await;
 //! assert_eq!(for_retry(&busy), RetryDecision::Retry { after: Some(Duration::from_millis(200)) });
 //!
 //! // A redacted variant's text reaches no model or peer; logs still have it.
-//! let key = call("Key").await.unwrap_err();
+//! let key = fail(&tools, "Key").await;
 //! assert_eq!(key.message(), REDACTED_MESSAGE);
 //! assert_eq!(key.withheld_message(), Some("the upstream rejected key sk-123"));
 //! assert_eq!(tools.execute("weather", &json!({"city": "Key"})).await, Err(REDACTED_MESSAGE.to_owned()));
@@ -198,7 +201,7 @@
 //! - [`ToolExecutor`]: the seed contract plus [`ToolExecutor::execute_with_context`], the one
 //!   path generated executors funnel every method into.
 //! - [`ToolSet`]: free-fn tools and executors behind one name-dispatching executor.
-//! - [`ToolFailure`]: ordinary / terminal / unhandled, with a code, kind, retry hint and data;
+//! - [`ToolFailure`](struct@ToolFailure): ordinary / terminal / unhandled, with a code, kind, retry hint and data;
 //!   `#[derive(ToolFailure)]` and the per-transport table in [`failure::transport`].
 //! - [`ToolContext`]: ids, attempt, deadline, cancellation, progress and state changes.
 //! - [`schema`]: the canonical JSON Schemas and the argument decoder.
