@@ -64,6 +64,13 @@ enum Keys {
     #[error("everything")]
     #[failure(terminal, code = "all_of_it", kind = timeout, data)]
     Combined { limit_ms: u64 },
+    #[error("shown bug")]
+    #[failure(kind = internal, redact = false)]
+    InternalShown,
+    #[error("split")]
+    #[failure(terminal)]
+    #[failure(code = "split_attrs", kind = cancelled)]
+    Split,
 }
 
 #[test]
@@ -120,6 +127,8 @@ fn codes_default_to_the_variant_name_in_snake_case() {
             "data_tuple",
             "http_status",
             "all_of_it",
+            "internal_shown",
+            "split_attrs",
         ]
     );
 }
@@ -200,6 +209,42 @@ fn data_is_the_fields_serialized() {
     assert_eq!(ToolFailure::from(Keys::Plain).data(), None);
     // Without `data` the fields stay private even when they could be serialized.
     assert_eq!(ToolFailure::from(Keys::HTTPStatus(404)).data(), None);
+}
+
+#[test]
+fn internal_can_be_shown() {
+    let failure = ToolFailure::from(Keys::InternalShown);
+    assert_eq!(failure.kind(), FailureKind::Internal);
+    assert_eq!(failure.message(), "shown bug");
+    assert!(!failure.is_redacted());
+}
+
+#[test]
+fn several_failure_attributes_merge() {
+    let failure = ToolFailure::from(Keys::Split);
+    assert!(failure.is_terminal());
+    assert_eq!(failure.code(), "split_attrs");
+    assert_eq!(failure.kind(), FailureKind::Cancelled);
+}
+
+/// A field whose `Serialize` fails at run time (a map with non-string keys) becomes `null`;
+/// the failure itself is never lost.
+#[derive(Debug, thiserror::Error, ToolFailure)]
+#[error("grid")]
+#[failure(data)]
+struct Grid {
+    cells: std::collections::BTreeMap<(u8, u8), u8>,
+    size: u8,
+}
+
+#[test]
+fn unserializable_data_becomes_null() {
+    let failure = ToolFailure::from(Grid {
+        cells: [((0, 0), 1)].into_iter().collect(),
+        size: 1,
+    });
+    assert_eq!(failure.data(), Some(&json!({"cells": null, "size": 1})));
+    assert_eq!(failure.message(), "grid");
 }
 
 #[test]

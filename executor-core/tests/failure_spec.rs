@@ -97,6 +97,50 @@ impl Service {
     }
 }
 
+/// A generic service: the probe runs inside a generic impl.
+#[derive(Default, Clone)]
+struct Generic<T>(std::marker::PhantomData<fn() -> T>);
+
+/// A derived error generic over the service's parameter.
+#[derive(Debug, ToolFailure)]
+enum ParamError<T: std::fmt::Display> {
+    #[failure(code = "bad_param")]
+    Bad(T),
+}
+
+impl<T: std::fmt::Display> std::fmt::Display for ParamError<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let Self::Bad(t) = self;
+        write!(f, "bad {t}")
+    }
+}
+
+#[tools]
+impl<T: std::fmt::Display + Default + Send + Sync + 'static> Generic<T> {
+    /// The error type is concrete.
+    #[tool]
+    fn concrete(&self) -> Result<u8, WeatherError> {
+        Err(WeatherError::Unavailable)
+    }
+
+    /// The error type names `T`, which is `Display` here, so its codes are visible.
+    #[tool]
+    fn generic(&self) -> Result<u8, ParamError<T>> {
+        Err(ParamError::Bad(T::default()))
+    }
+}
+
+#[test]
+fn generic_impls_list_codes_too() {
+    let service = Generic::<u32>::default();
+    let specs = service.specs();
+    assert_eq!(
+        specs[0].failure_codes,
+        ["unknown_city", "unavailable", "quota"]
+    );
+    assert_eq!(specs[1].failure_codes, ["bad_param"]);
+}
+
 #[test]
 fn derived_errors_list_their_codes() {
     assert_eq!(
