@@ -116,6 +116,7 @@ impl<T: std::fmt::Display> std::fmt::Display for ParamError<T> {
 }
 
 #[tools]
+#[allow(clippy::unused_self)] // `#[tools]` methods take `&self`; these need no state
 impl<T: std::fmt::Display + Default + Send + Sync + 'static> Generic<T> {
     /// The error type is concrete.
     #[tool]
