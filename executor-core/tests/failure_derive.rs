@@ -334,6 +334,8 @@ enum DataDefault {
     Raw { r#type: String },
     #[error("positional")]
     Positional(#[failure(skip)] String, u8, bool),
+    #[error("all skipped")]
+    AllSkipped(#[failure(skip)] String),
 }
 
 #[test]
@@ -364,6 +366,11 @@ fn enum_level_data_and_skip() {
     assert_eq!(
         ToolFailure::from(DataDefault::Positional("hidden".into(), 1, true)).data(),
         Some(&json!([1, true]))
+    );
+    // An inherited `data` with nothing left to serialize attaches nothing.
+    assert_eq!(
+        ToolFailure::from(DataDefault::AllSkipped("hidden".into())).data(),
+        None
     );
 }
 

@@ -184,7 +184,12 @@ fn check_data_redact(input: &Input<'_>, errors: &mut Errors) {
 /// forgotten, or a `redact` that dropped it).
 fn check_skip_without_data(input: &Input<'_>, errors: &mut Errors) {
     for variant in &input.variants {
-        if variant.settings.data {
+        let requested = variant
+            .attr
+            .data
+            .or(input.defaults.data)
+            .is_some_and(|(on, _)| on);
+        if requested {
             continue;
         }
         for field in variant.field_attrs.iter().filter_map(|f| f.skip) {

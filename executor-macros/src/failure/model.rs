@@ -136,7 +136,7 @@ impl<'a> Variant<'a> {
         errors: &mut Errors,
     ) -> Self {
         let attr = FailureAttr::from_attrs(attrs, place, errors);
-        let field_attrs = fields
+        let field_attrs: Vec<Field<'a>> = fields
             .iter()
             .enumerate()
             .map(|(index, field)| {
@@ -153,7 +153,8 @@ impl<'a> Variant<'a> {
                 }
             })
             .collect();
-        let settings = Settings::resolve(ident, fields, &attr, defaults);
+        let has_data_fields = field_attrs.iter().any(|f| f.skip.is_none());
+        let settings = Settings::resolve(ident, has_data_fields, &attr, defaults);
         Self {
             ident,
             fields,
@@ -172,7 +173,12 @@ impl<'a> Variant<'a> {
 impl Settings {
     // Input:  #[failure(terminal, redact)] enum E { #[failure(ordinary)] A, #[failure(kind = internal)] B }
     // Output: A: ordinary, redacted; B: terminal, internal, redacted.
-    fn resolve(ident: &Ident, fields: &Fields, own: &FailureAttr, defaults: &FailureAttr) -> Self {
+    fn resolve(
+        ident: &Ident,
+        has_data_fields: bool,
+        own: &FailureAttr,
+        defaults: &FailureAttr,
+    ) -> Self {
         let class = own
             .class
             .as_ref()
@@ -201,7 +207,8 @@ impl Settings {
             .map_or(kind == Kind::Internal, |(on, _)| on);
         let data = match own.data {
             Some((on, _)) => on,
-            None => defaults.data.is_some_and(|(on, _)| on) && !fields.is_empty(),
+            // An inherited `data` skips variants with nothing to serialize.
+            None => defaults.data.is_some_and(|(on, _)| on) && has_data_fields,
         };
         Self {
             class,
