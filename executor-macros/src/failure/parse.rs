@@ -283,6 +283,33 @@ fn parse_duration(meta: &ParseNestedMeta<'_>) -> syn::Result<(u64, LitStr)> {
             "`retry_after` of zero is the same as no hint; remove it, or write a wait such as `\"200ms\"`",
         ));
     }
+    let trimmed = text.trim();
+    let lead = trimmed.len()
+        - trimmed
+            .trim_start_matches(|c: char| c.is_ascii_digit())
+            .len();
+    let factor = match &trimmed[lead..] {
+        "ms" => Some(1),
+        "s" => Some(1000),
+        "m" => Some(60_000),
+        "h" => Some(3_600_000),
+        _ => None,
+    };
+    if let Some(factor) = factor
+        && lead > 0
+        && trimmed[..lead]
+            .parse::<u64>()
+            .ok()
+            .and_then(|n| n.checked_mul(factor))
+            .is_none()
+    {
+        return Err(syn::Error::new(
+            lit.span(),
+            format!(
+                "`retry_after = \"{trimmed}\"` does not fit in 64-bit milliseconds; a retry hint is seconds or minutes, e.g. `\"30s\"`"
+            ),
+        ));
+    }
     let ms = crate::util::parse_duration_ms(&text).map_err(|e| syn::Error::new(lit.span(), e))?;
     Ok((ms, lit))
 }

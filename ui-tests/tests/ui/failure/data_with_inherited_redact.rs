@@ -1,0 +1,10 @@
+use executor_core::prelude::*;
+
+#[derive(Debug, ToolFailure)]
+#[failure(redact)]
+enum E {
+    #[failure(data)]
+    Busy { queue: u32 },
+}
+
+fn main() {}

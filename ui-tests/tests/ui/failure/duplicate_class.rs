@@ -1,0 +1,10 @@
+use executor_core::prelude::*;
+
+#[derive(Debug, ToolFailure)]
+enum E {
+    #[failure(terminal)]
+    #[failure(terminal, code = "busy")]
+    Busy,
+}
+
+fn main() {}

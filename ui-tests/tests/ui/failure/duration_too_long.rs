@@ -1,0 +1,9 @@
+use executor_core::prelude::*;
+
+#[derive(Debug, ToolFailure)]
+enum E {
+    #[failure(retry_after = "99999999999999999h")]
+    Busy,
+}
+
+fn main() {}
