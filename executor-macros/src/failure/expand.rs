@@ -36,10 +36,10 @@ pub fn expand(input: &Input<'_>) -> TokenStream {
 // Output:
 //     impl From<WeatherError> for ToolFailure {
 //         fn from(error: WeatherError) -> Self {
-//             let message = ToString::to_string(&error);                 // the Display
+//             let message = failure_message::<WeatherError>(&error);     // the Display
 //             let failure = match &error {
 //                 WeatherError::UnknownCity { 0: f0, .. } => ToolFailure::terminal(message)
-//                     .with_code("unknown_city").with_data(data_value(f0)),
+//                     .with_code("unknown_city").with_data(data_value::<String>(f0)),
 //                 WeatherError::Unavailable { .. } => ToolFailure::ordinary(message)
 //                     .with_code("unavailable").with_retry_after(Duration::from_millis(200)),
 //             };
