@@ -298,3 +298,21 @@ fn a_derived_enum_through_the_table() {
         }
     );
 }
+
+/// The unhandled flag does not travel: a peer's "unknown tool", read off the wire, is an
+/// ordinary failure for the retry loop and cannot pick a fallback.
+#[test]
+fn a_relayed_unknown_tool_does_not_fall_back() {
+    let local = ToolFailure::unknown_tool("read_file");
+    assert_eq!(for_retry(&local), RetryDecision::Fallback);
+    let relayed: ToolFailure =
+        serde_json::from_value(serde_json::to_value(&local).unwrap()).unwrap();
+    assert_eq!(relayed.kind(), FailureKind::UnknownTool);
+    assert!(!relayed.is_unhandled());
+    assert_eq!(for_retry(&relayed), retry(None));
+    // MCP still answers with a protocol error: the kind says nothing served the name.
+    assert!(matches!(
+        for_mcp(&relayed),
+        McpOutcome::ProtocolError { .. }
+    ));
+}

@@ -9,7 +9,7 @@
 //! | terminal | [`Stop`](RetryDecision::Stop) | `isError: true` result | `Failed`, class `invalid-request` | the message |
 //! | unhandled | [`Fallback`](RetryDecision::Fallback) | JSON-RPC error `-32602` | `Failed`, class `invalid-request` | the message |
 //! | kind `invalid_arguments` | by class (ordinary: retry) | `isError: true` result | `Failed`, class `invalid-request` | the message |
-//! | kind `unknown_tool` | [`Fallback`](RetryDecision::Fallback) | JSON-RPC error `-32602` | `Failed`, class `invalid-request` | the message |
+//! | kind `unknown_tool` | [`Fallback`](RetryDecision::Fallback) when unhandled ([`ToolFailure::unknown_tool`] is), else by class | JSON-RPC error `-32602` | `Failed`, class `invalid-request` | the message |
 //! | kind `timeout` | by class (ordinary: retry) | `isError: true` result | `Failed`, class `budget-exhausted` | the message |
 //! | kind `cancelled` | by class ([`ToolFailure::cancelled`] is terminal: stop) | `isError: true` result | `Canceled` | the message |
 //! | kind `internal` | by class (ordinary: retry) | `isError: true` result | `Failed`, class `internal` | the message |
@@ -19,7 +19,9 @@
 //!
 //! - **Retrying caller.** The class alone decides: ordinary is retried (honouring
 //!   [`retry_after`](ToolFailure::retry_after)), terminal stops, unhandled goes to the next
-//!   executor. The kind never changes that: terminality is opt-in, never inferred.
+//!   executor. The kind never changes that: terminality is opt-in, never inferred. The
+//!   unhandled flag is never serialized, so a failure relayed from a peer (even one of kind
+//!   `unknown_tool`) cannot reroute a call to a fallback (the seed's car#3104).
 //! - **MCP.** A failure of a tool that ran is a `tools/call` *result* with `isError: true`, so the
 //!   model reads [`message`](ToolFailure::message) and can correct itself; its
 //!   `structuredContent` is [`structured`]: `{"code", "kind", "classification",
