@@ -15,7 +15,8 @@
 //! | kind `internal` | by class (ordinary: retry) | `isError: true` result | `Failed`, class `internal` | the message |
 //! | redacted | as its class | [`REDACTED_MESSAGE`](crate::REDACTED_MESSAGE), no `data` | [`REDACTED_MESSAGE`](crate::REDACTED_MESSAGE) | [`REDACTED_MESSAGE`](crate::REDACTED_MESSAGE) |
 //!
-//! Rows are read top to bottom; for A2A the first row whose kind matches wins, then the class.
+//! For A2A a row matching the failure's kind wins over the class rows; for the other columns the
+//! class (and the unhandled flag) decides.
 //!
 //! - **Retrying caller.** The class alone decides: ordinary is retried (honouring
 //!   [`retry_after`](ToolFailure::retry_after)), terminal stops, unhandled goes to the next
