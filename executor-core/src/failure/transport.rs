@@ -15,8 +15,8 @@
 //! | kind `internal` | by class (ordinary: retry) | `isError: true` result | `Failed`, class `internal` | the message |
 //! | redacted | as its class | [`REDACTED_MESSAGE`](crate::REDACTED_MESSAGE), no `data` | [`REDACTED_MESSAGE`](crate::REDACTED_MESSAGE) | [`REDACTED_MESSAGE`](crate::REDACTED_MESSAGE) |
 //!
-//! For A2A a row matching the failure's kind wins over the class rows; for the other columns the
-//! class (and the unhandled flag) decides.
+//! In the A2A column, and for MCP's `unknown_tool`, a row matching the failure's kind wins over
+//! the class rows; elsewhere the class and the unhandled flag decide.
 //!
 //! - **Retrying caller.** The class alone decides: ordinary is retried (honouring
 //!   [`retry_after`](ToolFailure::retry_after)), terminal stops, unhandled goes to the next
