@@ -6,7 +6,6 @@
 use std::borrow::Cow;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::Duration;
 
 use executor_core::prelude::*;
 use executor_core::{FailureKind, ToolStreamChunk};
@@ -35,28 +34,20 @@ pub struct Weather {
     pub unit: Unit,
 }
 
-/// Why a weather lookup failed.
-#[derive(Debug, thiserror::Error)]
+/// Why a weather lookup failed. One derive gives every transport its mapping.
+#[derive(Debug, thiserror::Error, ToolFailure)]
 pub enum WeatherError {
     /// No such city: retrying will not help.
-    #[error("unknown city `{0}`")]
-    UnknownCity(String),
+    #[error("unknown city `{city}`")]
+    #[failure(terminal, data)]
+    UnknownCity {
+        /// The city asked for.
+        city: String,
+    },
     /// The weather service is down: retry later.
     #[error("weather service unavailable")]
+    #[failure(retry_after = "200ms")]
     Unavailable,
-}
-
-impl From<WeatherError> for ToolFailure {
-    fn from(error: WeatherError) -> Self {
-        match &error {
-            WeatherError::UnknownCity(_) => {
-                ToolFailure::terminal(error.to_string()).with_code("unknown_city")
-            }
-            WeatherError::Unavailable => ToolFailure::ordinary(error.to_string())
-                .with_code("unavailable")
-                .with_retry_after(Duration::from_millis(200)),
-        }
-    }
 }
 
 /// Look up the current weather for a city.
@@ -74,7 +65,11 @@ async fn get_weather(
     let celsius = match city {
         "Paris" => 18.5,
         "Oslo" => 4.0,
-        "Atlantis" => return Err(WeatherError::UnknownCity(city.to_owned())),
+        "Atlantis" => {
+            return Err(WeatherError::UnknownCity {
+                city: city.to_owned(),
+            });
+        }
         _ => return Err(WeatherError::Unavailable),
     };
     let temperature = match unit {
@@ -212,11 +207,17 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         .await
         .expect_err("Atlantis is not a city");
     println!(
-        "get_weather(Atlantis) failed (terminal: {}, code {}): {failure}",
+        "get_weather(Atlantis) failed (terminal: {}, code {}, data {}): {failure}",
         failure.is_terminal(),
-        failure.code()
+        failure.code(),
+        failure.data().map_or_else(String::new, ToString::to_string),
     );
     assert!(failure.is_terminal());
+    assert_eq!(failure.code(), "unknown_city");
+    assert_eq!(
+        get_weather::spec().failure_codes,
+        ["unknown_city", "unavailable"]
+    );
 
     println!("\n== a streamed call");
     let mut stream = tools
