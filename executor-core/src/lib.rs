@@ -95,6 +95,8 @@
 
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
+#[cfg(feature = "a2a")]
+pub mod agent;
 pub mod failure;
 pub mod schema;
 pub mod tool;
@@ -103,6 +105,8 @@ pub mod tool;
 #[path = "private.rs"]
 pub mod __private;
 
+#[cfg(feature = "a2a")]
+pub use executor_macros::{agent, agent_executor};
 pub use executor_macros::{tool, tools, toolset};
 pub use failure::{Classification, FailureKind, REDACTED_MESSAGE, ToolFailure};
 pub use tool::{
