@@ -51,10 +51,13 @@ fn hook_fn(krate: &CratePath, name: &str, hook: &Hook) -> TokenStream {
             let ctx = params[0];
             let queue = params[1];
             let async_move = quote_spanned!(*span=> async move);
+            // The block's statements, not the block: `{ Ok(()) }` after the `let` would be
+            // `unused_braces` in the user's code.
+            let stmts = &block.stmts;
             quote! {
                 move |#ctx: &'__executor #krate::agent::RequestContext, #writer: #krate::agent::TaskQueue| #async_move {
                     let #queue: &dyn #krate::agent::EventQueueWriter = &#writer;
-                    #block
+                    #(#stmts)*
                 }
             }
         }

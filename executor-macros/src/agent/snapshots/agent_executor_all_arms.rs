@@ -22,7 +22,7 @@ const _: () = {
                     __executor_writer: ::my::executor_core::agent::TaskQueue|
                 async move {
                     let queue: &dyn ::my::executor_core::agent::EventQueueWriter = &__executor_writer;
-                    { self.run(ctx, queue).await }
+                    self.run(ctx, queue).await
                 },
             )
         }
@@ -42,7 +42,7 @@ const _: () = {
                     __executor_writer: ::my::executor_core::agent::TaskQueue|
                 async move {
                     let _queue: &dyn ::my::executor_core::agent::EventQueueWriter = &__executor_writer;
-                    { Ok(()) }
+                    Ok(())
                 },
             )
         }

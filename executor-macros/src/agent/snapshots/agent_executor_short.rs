@@ -18,10 +18,8 @@ const _: () = {
                     __executor_writer: ::executor_core::agent::TaskQueue|
                 async move {
                     let queue: &dyn ::executor_core::agent::EventQueueWriter = &__executor_writer;
-                    {
-                        let _ = (ctx, queue);
-                        Ok(())
-                    }
+                    let _ = (ctx, queue);
+                    Ok(())
                 },
             )
         }
