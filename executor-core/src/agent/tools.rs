@@ -198,12 +198,35 @@ fn tool_call(message: &Message) -> Result<(String, Value), String> {
     let Some(tool) = data.get("tool").and_then(Value::as_str) else {
         return Err(format!("the data part {data} has no string `tool`"));
     };
-    let arguments = match data.get("arguments") {
+    let mut arguments = match data.get("arguments") {
         None | Some(Value::Null) => Value::Object(Map::new()),
         Some(args @ Value::Object(_)) => args.clone(),
         Some(other) => return Err(format!("`arguments` must be an object, got {other}")),
     };
+    integral_floats_to_integers(&mut arguments);
     Ok((tool.to_owned(), arguments))
+}
+
+/// Clients built on the protobuf binding (the official Python SDK among them) carry a data
+/// part as a `google.protobuf.Value`, whose numbers are all doubles: `{"a": 2}` arrives as
+/// `{"a": 2.0}`, which an `i64` parameter would refuse. A whole number within ±2^53 (where a
+/// double is exact) is turned back into an integer; a parameter of a float type accepts it
+/// as before.
+fn integral_floats_to_integers(value: &mut Value) {
+    const EXACT: f64 = 9_007_199_254_740_992.0; // 2^53
+    match value {
+        Value::Number(n) if n.is_f64() => {
+            if let Some(f) = n.as_f64().filter(|f| f.fract() == 0.0 && f.abs() <= EXACT) {
+                // In range and whole, so the cast is exact.
+                #[allow(clippy::cast_possible_truncation)]
+                let int = f as i64;
+                *value = Value::from(int);
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(integral_floats_to_integers),
+        Value::Object(map) => map.values_mut().for_each(integral_floats_to_integers),
+        _ => {}
+    }
 }
 
 fn skill(spec: &ToolSpec) -> AgentSkill {
@@ -299,6 +322,16 @@ mod tests {
         assert_eq!(
             tool_call(&bad),
             Err("`arguments` must be an object, got [1,2]".to_owned())
+        );
+        let doubles = Message::user(
+            "m",
+            vec![Part::data(
+                json!({"tool": "add", "arguments": {"a": 2.0, "b": [1.5, -3.0], "c": 1e300}}),
+            )],
+        );
+        assert_eq!(
+            tool_call(&doubles),
+            Ok(("add".to_owned(), json!({"a": 2, "b": [1.5, -3], "c": 1e300})))
         );
         let nameless = Message::user("m", vec![Part::data(json!({"name": "add"}))]);
         assert_eq!(
