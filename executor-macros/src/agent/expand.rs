@@ -2,6 +2,7 @@
 
 use proc_macro2::{Span, TokenStream};
 use quote::{ToTokens, format_ident, quote, quote_spanned};
+use syn::spanned::Spanned;
 
 use super::model::{AgentModel, Card, Hook, ImplModel, Skill, method_span};
 use crate::krate::CratePath;
@@ -62,8 +63,21 @@ fn hook_fn(krate: &CratePath, name: &str, hook: &Hook) -> TokenStream {
             }
         }
         Hook::Method(method) => {
+            // Each argument carries the span of the parameter it is passed to, so a parameter
+            // of the wrong type is blamed where it is declared.
+            let spans: Vec<Span> = method
+                .sig
+                .inputs
+                .iter()
+                .filter_map(|arg| match arg {
+                    syn::FnArg::Typed(typed) => Some(typed.ty.span()),
+                    syn::FnArg::Receiver(_) => None,
+                })
+                .collect();
+            let ctx_arg = quote_spanned!(spans[0]=> __executor_ctx);
+            let queue_arg = quote_spanned!(spans[1]=> &__executor_writer);
             let span = method_span(method);
-            let call = quote_spanned!(span=> Self::#ident(self, __executor_ctx, &#writer).await);
+            let call = quote_spanned!(span=> Self::#ident(self, #ctx_arg, #queue_arg).await);
             quote! {
                 move |__executor_ctx: &'__executor #krate::agent::RequestContext, #writer: #krate::agent::TaskQueue| async move {
                     #call

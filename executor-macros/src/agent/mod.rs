@@ -41,7 +41,7 @@ pub fn expand_agent(args: TokenStream, input: TokenStream) -> TokenStream {
     };
     let Item::Impl(block) = item else {
         let e = syn::Error::new_spanned(
-            &item,
+            item_keyword(&item),
             "#[agent] goes on an inherent `impl` block holding `async fn execute(&self, ctx, queue)`; \
              for a closure-style agent write `agent_executor!(Type, |ctx, queue| async { … })`",
         );
@@ -61,6 +61,19 @@ pub fn expand_agent(args: TokenStream, input: TokenStream) -> TokenStream {
             }
             out
         }
+    }
+}
+
+/// The token to blame when `#[agent]` is on something other than an impl block.
+fn item_keyword(item: &Item) -> TokenStream {
+    use quote::ToTokens;
+    match item {
+        Item::Struct(s) => s.struct_token.into_token_stream(),
+        Item::Enum(e) => e.enum_token.into_token_stream(),
+        Item::Fn(f) => f.sig.fn_token.into_token_stream(),
+        Item::Mod(m) => m.mod_token.into_token_stream(),
+        Item::Trait(t) => t.trait_token.into_token_stream(),
+        other => other.into_token_stream(),
     }
 }
 

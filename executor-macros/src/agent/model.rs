@@ -201,7 +201,7 @@ impl<'a> AgentModel<'a> {
                 hooks[slot] = hooks[slot].or(Some(method));
             }
         }
-        if hooks[0].is_none() {
+        if hooks[0].is_none() && block.trait_.is_none() {
             errors.spanned(
                 &block.self_ty,
                 format!("#[agent] needs an `execute` method in this impl block: write `{EXECUTE_SIG} {{ … }}`"),

@@ -49,7 +49,7 @@ impl Parse for ExecutorInput {
         } else {
             input.parse::<Token![,]>()?;
         }
-        let arms = if starts_arm(input) {
+        let arms = if input.peek(Ident) && input.peek2(Token![:]) && !input.peek2(Token![::]) {
             let mut arms = Vec::new();
             while !input.is_empty() {
                 let name: Ident = input.parse()?;
@@ -87,7 +87,7 @@ impl Parse for ExecutorInput {
 fn parse_where(input: ParseStream<'_>) -> syn::Result<WhereClause> {
     let where_token: Token![where] = input.parse()?;
     let mut predicates = Punctuated::new();
-    while !input.is_empty() && !starts_closure(input) && !starts_arm(input) {
+    while !input.is_empty() && !starts_closure(input) && !starts_arm(input) && !starts_named_arm(input) {
         predicates.push_value(input.parse::<syn::WherePredicate>()?);
         predicates.push_punct(input.parse::<Token![,]>()?);
     }
@@ -99,6 +99,15 @@ fn parse_where(input: ParseStream<'_>) -> syn::Result<WhereClause> {
 
 fn starts_closure(input: ParseStream<'_>) -> bool {
     input.peek(Token![|]) || input.peek(Token![||]) || input.peek(Token![move]) || input.peek(Token![async])
+}
+
+/// `execute:`, `cancel:` or `on_shutdown:`: an arm even when its value is not a closure.
+fn starts_named_arm(input: ParseStream<'_>) -> bool {
+    let fork = input.fork();
+    fork.parse::<Ident>()
+        .is_ok_and(|name| name == "execute" || name == "cancel" || name == "on_shutdown")
+        && fork.peek(Token![:])
+        && !fork.peek(Token![::])
 }
 
 /// `name: |…|`, `name: move …` or `name: async …`: an arm, not a `T: Bound` predicate.
@@ -154,7 +163,7 @@ impl AgentAttr {
     pub fn parse(args: TokenStream, errors: &mut Errors) -> Self {
         let mut attr = Self::default();
         let parser = syn::meta::parser(|meta| {
-            if let Err(e) = attr.parse_key(&meta) {
+            if let Err(e) = attr.parse_key(&meta, errors) {
                 errors.push(e);
                 skip_value(&meta)?;
             }
@@ -166,7 +175,7 @@ impl AgentAttr {
         attr
     }
 
-    fn parse_key(&mut self, meta: &ParseNestedMeta<'_>) -> syn::Result<()> {
+    fn parse_key(&mut self, meta: &ParseNestedMeta<'_>, errors: &mut Errors) -> syn::Result<()> {
         let key = key_of(meta);
         match key.as_str() {
             "name" => set(&mut self.name, meta, &key, |m| m.value()?.parse()),
@@ -180,7 +189,7 @@ impl AgentAttr {
             "output_modes" => set(&mut self.output_modes, meta, &key, |m| parse_list(m.value()?)),
             "provider" => set(&mut self.provider, meta, &key, parse_provider),
             "skill" => {
-                self.skills.push(SkillAttr::parse(meta)?);
+                self.skills.push(SkillAttr::parse(meta, errors)?);
                 Ok(())
             }
             "crate" => set(&mut self.krate, meta, &key, |m| CratePath::parse_value(m.value()?)),
@@ -190,7 +199,7 @@ impl AgentAttr {
 }
 
 impl SkillAttr {
-    fn parse(meta: &ParseNestedMeta<'_>) -> syn::Result<Self> {
+    fn parse(meta: &ParseNestedMeta<'_>, errors: &mut Errors) -> syn::Result<Self> {
         let mut skill = Self {
             span: meta.path.get_ident().map_or_else(Span::call_site, Ident::span),
             id: None,
@@ -208,7 +217,7 @@ impl SkillAttr {
         }
         meta.parse_nested_meta(|inner| {
             let key = key_of(&inner);
-            match key.as_str() {
+            let parsed = match key.as_str() {
                 "id" => set(&mut skill.id, &inner, &key, |m| m.value()?.parse()),
                 "name" => set(&mut skill.name, &inner, &key, |m| m.value()?.parse()),
                 "description" => set(&mut skill.description, &inner, &key, |m| m.value()?.parse()),
@@ -217,7 +226,12 @@ impl SkillAttr {
                 "input_modes" => set(&mut skill.input_modes, &inner, &key, |m| parse_list(m.value()?)),
                 "output_modes" => set(&mut skill.output_modes, &inner, &key, |m| parse_list(m.value()?)),
                 _ => Err(inner.error(format!("unknown skill key `{key}`; expected one of {SKILL_KEYS}"))),
+            };
+            if let Err(e) = parsed {
+                errors.push(e);
+                skip_value(&inner)?;
             }
+            Ok(())
         })?;
         Ok(skill)
     }
