@@ -267,7 +267,7 @@ async fn invalid_params_are_invalid_params() {
         .await
         .json();
     assert_eq!(response["error"]["code"], -32602, "{response}");
-    let response = rpc_raw(server.local_addr(), "SendMessage", send_params(json!([])))
+    let response = rpc_raw(server.local_addr(), "SendMessage", send_params(&json!([])))
         .await
         .json();
     assert!(

@@ -23,6 +23,7 @@ fn add(
 
 /// Divides `a` by `b`.
 #[tool]
+#[allow(clippy::result_large_err)] // a tool returns `ToolFailure` as is
 fn divide(a: i64, b: i64) -> Result<i64, ToolFailure> {
     if b == 0 {
         return Err(ToolFailure::terminal("division by zero").with_code("division_by_zero"));
@@ -55,8 +56,8 @@ async fn server() -> RunningAgent {
     AgentServer::bind("127.0.0.1:0", agent).await.expect("bind").spawn()
 }
 
-fn call(tool: &str, arguments: Value) -> Value {
-    send_params(json!([{ "data": { "tool": tool, "arguments": arguments } }]))
+fn call(tool: &str, arguments: &Value) -> Value {
+    send_params(&json!([{ "data": { "tool": tool, "arguments": arguments } }]))
 }
 
 #[tokio::test]
@@ -102,7 +103,7 @@ async fn a_data_part_runs_the_tool_and_completes_with_its_result() {
     let result = rpc(
         server.local_addr(),
         "SendMessage",
-        call("add", json!({"a": 2, "b": 40})),
+        call("add", &json!({"a": 2, "b": 40})),
     )
     .await;
     let task = &result["task"];
@@ -115,13 +116,13 @@ async fn a_data_part_runs_the_tool_and_completes_with_its_result() {
 async fn a_failure_fails_the_task_with_its_message_code_and_class() {
     let server = server().await;
     let addr = server.local_addr();
-    let task = rpc(addr, "SendMessage", call("divide", json!({"a": 1, "b": 0}))).await["task"].clone();
+    let task = rpc(addr, "SendMessage", call("divide", &json!({"a": 1, "b": 0}))).await["task"].clone();
     assert_eq!(task["status"]["state"], "TASK_STATE_FAILED", "{task}");
     let message = &task["status"]["message"];
     assert_eq!(message["parts"][0]["text"], "division by zero");
     assert_eq!(message["metadata"]["a2a-rust.com/failure"], "internal");
 
-    let task = rpc(addr, "SendMessage", call("add", json!({"a": "two", "b": 1}))).await["task"].clone();
+    let task = rpc(addr, "SendMessage", call("add", &json!({"a": "two", "b": 1}))).await["task"].clone();
     assert_eq!(task["status"]["state"], "TASK_STATE_FAILED", "{task}");
     assert_eq!(
         task["status"]["message"]["parts"][0]["text"],
@@ -132,7 +133,7 @@ async fn a_failure_fails_the_task_with_its_message_code_and_class() {
         "invalid-request"
     );
 
-    let task = rpc(addr, "SendMessage", call("nope", json!({}))).await["task"].clone();
+    let task = rpc(addr, "SendMessage", call("nope", &json!({}))).await["task"].clone();
     assert_eq!(task["status"]["state"], "TASK_STATE_FAILED", "{task}");
     assert_eq!(
         task["status"]["message"]["metadata"]["a2a-rust.com/failure"],
@@ -144,7 +145,7 @@ async fn a_failure_fails_the_task_with_its_message_code_and_class() {
 async fn the_failure_code_reaches_a_streaming_client() {
     let server = server().await;
     let body = json!({"jsonrpc": "2.0", "id": 1, "method": "SendStreamingMessage",
-                      "params": call("divide", json!({"a": 1, "b": 0}))});
+                      "params": call("divide", &json!({"a": 1, "b": 0}))});
     let response = request(
         server.local_addr(),
         "POST",
@@ -162,7 +163,7 @@ async fn the_failure_code_reaches_a_streaming_client() {
 #[tokio::test]
 async fn a_text_only_message_fails_saying_what_to_send() {
     let server = server().await;
-    let params = send_params(json!([{ "text": "add 2 and 40" }]));
+    let params = send_params(&json!([{ "text": "add 2 and 40" }]));
     let task = rpc(server.local_addr(), "SendMessage", params).await["task"].clone();
     assert_eq!(task["status"]["state"], "TASK_STATE_FAILED", "{task}");
     assert_eq!(
@@ -176,7 +177,7 @@ async fn a_text_only_message_fails_saying_what_to_send() {
 async fn a_streaming_tool_streams_progress_and_chunks() {
     let server = server().await;
     let body = json!({"jsonrpc": "2.0", "id": 1, "method": "SendStreamingMessage",
-                      "params": call("count", json!({"to": 3}))});
+                      "params": call("count", &json!({"to": 3}))});
     let response = request(
         server.local_addr(),
         "POST",
@@ -220,7 +221,7 @@ async fn a_streaming_tool_streams_progress_and_chunks() {
 async fn cancelling_the_task_cancels_the_tool() {
     let server = server().await;
     let addr = server.local_addr();
-    let mut params = call("wait", json!({}));
+    let mut params = call("wait", &json!({}));
     params["configuration"] = json!({ "returnImmediately": true });
     let id = rpc(addr, "SendMessage", params).await["task"]["id"]
         .as_str()

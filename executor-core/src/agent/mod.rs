@@ -1,5 +1,5 @@
 //! A2A agents (feature `a2a`): declare them with [`agent_executor!`](crate::agent_executor) or
-//! [`#[agent]`](crate::agent), serve a tool set as one with [`ToolAgent`], and [`serve`] any of
+//! [`#[agent]`](macro@crate::agent), serve a tool set as one with [`ToolAgent`], and [`serve`] any of
 //! them over the real A2A server crate (`a2a-protocol-server`, A2A protocol 1.0).
 //!
 //! Both macros implement the server crate's own [`AgentExecutor`] trait, so its JSON-RPC and

@@ -42,7 +42,7 @@ struct Seen {
 }
 
 /// The queue an agent's `execute` (or `cancel`) writes to when declared with
-/// [`agent_executor!`](crate::agent_executor) or [`#[agent]`](crate::agent): an
+/// [`agent_executor!`](crate::agent_executor) or [`#[agent]`](macro@crate::agent): an
 /// [`EventQueueWriter`] that forwards to the server's queue and enforces correct ends.
 ///
 /// - After the task is cancelled (`ctx.cancellation_token`), it writes nothing but the

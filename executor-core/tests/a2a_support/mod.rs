@@ -3,6 +3,7 @@
 
 #![allow(dead_code)] // each test binary uses part of it
 
+use std::fmt::Write as _;
 use std::net::SocketAddr;
 use std::time::Duration;
 
@@ -67,11 +68,11 @@ async fn request_inner(
     let mut stream = TcpStream::connect(addr).await.expect("connect to the agent");
     let mut head = format!("{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n");
     for (k, v) in headers {
-        head.push_str(&format!("{k}: {v}\r\n"));
+        let _ = write!(head, "{k}: {v}\r\n");
     }
     let body = body.unwrap_or("");
     if !body.is_empty() || method == "POST" {
-        head.push_str(&format!("Content-Length: {}\r\n", body.len()));
+        let _ = write!(head, "Content-Length: {}\r\n", body.len());
     }
     head.push_str("\r\n");
     stream.write_all(head.as_bytes()).await.expect("write request");
@@ -109,7 +110,7 @@ fn dechunk(mut rest: &str) -> String {
             break;
         }
         body.push_str(&after[..size]);
-        rest = &after[size..].trim_start_matches("\r\n");
+        rest = after[size..].trim_start_matches("\r\n");
     }
     body
 }
@@ -138,7 +139,7 @@ pub async fn rpc_error(addr: SocketAddr, method: &str, params: Value) -> Value {
 }
 
 /// `SendMessage` params for a user message with `parts`.
-pub fn send_params(parts: Value) -> Value {
+pub fn send_params(parts: &Value) -> Value {
     json!({
         "message": {
             "messageId": uuid_like(),
@@ -149,7 +150,7 @@ pub fn send_params(parts: Value) -> Value {
 }
 
 pub fn text_message(text: &str) -> Value {
-    send_params(json!([{ "text": text }]))
+    send_params(&json!([{ "text": text }]))
 }
 
 fn uuid_like() -> String {

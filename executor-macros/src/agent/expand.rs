@@ -253,8 +253,8 @@ fn skill_spec(krate: &CratePath, skill: &Skill) -> TokenStream {
 }
 
 fn option(value: Option<TokenStream>) -> TokenStream {
-    match value {
-        Some(value) => quote!(::core::option::Option::Some(#value)),
-        None => quote_spanned!(Span::call_site()=> ::core::option::Option::None),
-    }
+    value.map_or_else(
+        || quote!(::core::option::Option::None),
+        |value| quote!(::core::option::Option::Some(#value)),
+    )
 }

@@ -55,7 +55,7 @@ impl<'a> ImplModel<'a> {
                             continue;
                         }
                     };
-                    if seen.iter().any(|s| *s == name) {
+                    if seen.contains(&name) {
                         errors.spanned(name, format!("duplicate `{name}` arm; write it once"));
                         continue;
                     }
@@ -217,7 +217,7 @@ impl<'a> AgentModel<'a> {
                 cancel: hooks[1].map(Hook::Method),
                 on_shutdown: hooks[2].map(Hook::Method),
             },
-            card: card?,
+            card,
         })
     }
 }
@@ -263,7 +263,7 @@ fn is_shared_ref(receiver: &syn::Receiver) -> bool {
 }
 
 impl Card {
-    fn from_attr(attr: &AgentAttr, block: &ItemImpl, errors: &mut Errors) -> Option<Self> {
+    fn from_attr(attr: &AgentAttr, block: &ItemImpl, errors: &mut Errors) -> Self {
         let docs = crate::util::join_doc(&crate::util::doc_lines(&block.attrs));
         let description = attr.description.as_ref().map_or(docs, LitStr::value);
         if description.is_empty() {
@@ -302,7 +302,7 @@ impl Card {
             );
         }
         let skills = check_skills(&attr.skills, &description, errors);
-        Some(Self {
+        Self {
             name,
             description,
             version: attr.version.clone(),
@@ -314,7 +314,7 @@ impl Card {
             input_modes: modes(attr.input_modes.as_ref(), "input_modes", errors),
             output_modes: modes(attr.output_modes.as_ref(), "output_modes", errors),
             skills,
-        })
+        }
     }
 }
 
