@@ -290,3 +290,64 @@ async fn shutdown_stops_the_server() {
         "nothing listens after shutdown"
     );
 }
+
+#[tokio::test]
+async fn an_oversized_request_is_refused_not_hung() {
+    let server = echo_server().await;
+    let text = "x".repeat(5 * 1024 * 1024);
+    let body = json!({"jsonrpc": "2.0", "id": 1, "method": "SendMessage", "params": text_message(&text)}).to_string();
+    let response = request(
+        server.local_addr(),
+        "POST",
+        "/",
+        &[V1, ("Content-Type", "application/json")],
+        Some(&body),
+    )
+    .await;
+    // JSON-RPC answers over HTTP 200 with the error in the body.
+    let error = &response.json()["error"];
+    assert_eq!(error["code"], -32700, "{error}");
+    assert!(error["message"].as_str().unwrap().contains("too large"), "{error}");
+}
+
+/// Pushes its results.
+#[executor_core::agent(push_notifications, skill(id = "push", tags = ["push"]))]
+impl Pusher {
+    async fn execute(&self, ctx: &RequestContext, queue: &dyn EventQueueWriter) -> A2aResult<()> {
+        Emitter::new(ctx, queue).complete().await
+    }
+}
+struct Pusher;
+
+#[tokio::test]
+async fn a_push_notification_agent_is_served_with_a_push_sender() {
+    let server = AgentServer::bind("127.0.0.1:0", Pusher)
+        .await
+        .expect("the server accepts the card")
+        .spawn();
+    let card = request(server.local_addr(), "GET", "/.well-known/agent-card.json", &[], None)
+        .await
+        .json();
+    assert_eq!(card["capabilities"]["pushNotifications"], true);
+    let task = rpc(server.local_addr(), "SendMessage", text_message("hi")).await["task"].clone();
+    assert_eq!(task["status"]["state"], "TASK_STATE_COMPLETED");
+}
+
+#[tokio::test]
+async fn an_invalid_card_is_refused_when_binding() {
+    let card = |url: &str| {
+        // No skills: A2A 1.0 requires one.
+        executor_core::agent::AgentCard::new("Bare", "1.0.0", executor_core::agent::AgentInterface::jsonrpc(url))
+            .with_description("No skills.")
+    };
+    let error = AgentServer::bind_executor(
+        "127.0.0.1:0",
+        Slow {
+            tick: Duration::from_secs(1),
+        },
+        card,
+    )
+    .await
+    .expect_err("a card without skills is refused");
+    assert!(error.to_string().contains("skill"), "{error}");
+}

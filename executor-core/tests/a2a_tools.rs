@@ -233,3 +233,35 @@ async fn cancelling_the_task_cancels_the_tool() {
     let task = wait_for_state(addr, &id, "TASK_STATE_CANCELED").await;
     assert!(task["artifacts"].as_array().is_none_or(Vec::is_empty), "{task}");
 }
+
+/// A stateful service whose tools are methods.
+#[derive(Clone, Default)]
+struct Notes {
+    notes: std::sync::Arc<std::sync::Mutex<Vec<String>>>,
+}
+
+#[tools]
+impl Notes {
+    /// Keeps a note and returns how many there are.
+    #[tool]
+    fn note(&self, text: String) -> usize {
+        let mut notes = self.notes.lock().unwrap();
+        notes.push(text);
+        notes.len()
+    }
+}
+
+#[tokio::test]
+async fn a_tools_service_is_an_agent_too() {
+    let notes = Notes::default();
+    let server = AgentServer::bind("127.0.0.1:0", ToolAgent::new(notes.clone()))
+        .await
+        .expect("bind")
+        .spawn();
+    let addr = server.local_addr();
+    for expected in [1, 2] {
+        let task = rpc(addr, "SendMessage", call("note", &json!({"text": "milk"}))).await["task"].clone();
+        assert_eq!(task["artifacts"][0]["parts"], json!([{ "data": expected }]), "{task}");
+    }
+    assert_eq!(*notes.notes.lock().unwrap(), ["milk", "milk"]);
+}

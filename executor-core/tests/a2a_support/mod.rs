@@ -76,9 +76,21 @@ async fn request_inner(
     }
     head.push_str("\r\n");
     stream.write_all(head.as_bytes()).await.expect("write request");
-    stream.write_all(body.as_bytes()).await.expect("write body");
+    // A server may answer (and close) before reading an oversized body: keep what it said.
+    let _ = stream.write_all(body.as_bytes()).await;
     let mut raw = Vec::new();
-    stream.read_to_end(&mut raw).await.expect("read response");
+    let mut buf = [0u8; 8192];
+    loop {
+        match stream.read(&mut buf).await {
+            Ok(0) => break,
+            Ok(n) => raw.extend_from_slice(&buf[..n]),
+            Err(e) if !raw.is_empty() => {
+                eprintln!("connection ended with {e} after the response");
+                break;
+            }
+            Err(e) => panic!("no response: {e}"),
+        }
+    }
     parse(&raw)
 }
 
