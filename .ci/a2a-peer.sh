@@ -74,7 +74,7 @@ echo "a2a-peer: echo at $echo_url, slow at $slow_url, tools at $tools_url"
 
 status=0
 timeout 180 "$venv/bin/python" tests/peers/a2a/test_peer.py \
-    --echo "$echo_url" --slow "$slow_url" --tools "$tools_url" || status=$?
+    --echo "$echo_url" --slow "$slow_url" --tools "$tools_url" | tee "$logs/peer.log" || status=$?
 
 if [ "$status" -ne 0 ]; then
     for kind in echo slow tools; do
@@ -84,4 +84,6 @@ if [ "$status" -ne 0 ]; then
     echo "a2a-peer: FAILED (exit $status) after $(($(date +%s) - started)) s" >&2
     exit "$status"
 fi
-echo "a2a-peer: passed in $(($(date +%s) - started)) s"
+echo "a2a-peer: passed in $(($(date +%s) - started)) s (venv, build, agents and checks)"
+# The summary last, where CI reads it.
+tail -n 1 "$logs/peer.log"

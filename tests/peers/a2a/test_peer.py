@@ -231,9 +231,10 @@ if __name__ == "__main__":
     try:
         asyncio.run(main())
     except BaseException as error:
-        print(f"a2a peer: FAILED after {PASSED}: {error!r}", file=sys.stderr)
-        print(f"{len(PASSED)} passed, 1 failed")
+        print(f"a2a-peer: FAILED after {PASSED}: {error!r}", file=sys.stderr)
+        print(f"a2a-peer: {len(PASSED)} passed, 1 failed")
         sys.exit(1)
     for name in PASSED:
         print(f"ok: {name}")
-    print(f"a2a peer ({time.monotonic() - started:.1f} s): {len(PASSED)} passed, 0 failed")
+    print(f"a2a-peer: the checks took {time.monotonic() - started:.1f} s")
+    print(f"a2a-peer: {len(PASSED)} passed, 0 failed")
