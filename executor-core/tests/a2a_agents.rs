@@ -367,3 +367,38 @@ async fn the_emitter_writes_progress_chunks_and_classified_failures() {
     assert_eq!(failed["metadata"], json!({"error": "disk full", "code": "disk_full"}));
     assert_eq!(events.as_array().unwrap().len(), 4, "{events}");
 }
+
+#[tokio::test]
+async fn the_emitter_alone_writes_only_canceled_after_a_cancel() {
+    // A hand-written executor gets the same ends from `Emitter` over the server's raw queue.
+    let queue = Recorder::default();
+    let ctx = ctx("x");
+    let emit = Emitter::new(&ctx, &queue);
+    emit.working("before").await.unwrap();
+    ctx.cancellation_token.cancel();
+    assert!(emit.is_cancelled());
+    emit.working("after").await.unwrap();
+    emit.text_artifact("a", "after").await.unwrap();
+    emit.complete().await.unwrap();
+    assert!(emit.end_if_cancelled().await);
+    assert!(emit.has_ended());
+    assert_eq!(queue.kinds(), ["working", "canceled"]);
+}
+
+#[tokio::test]
+async fn until_cancelled_drops_the_wait_and_ends_the_task() {
+    let queue = Recorder::default();
+    let ctx = ctx("x");
+    let emit = Emitter::new(&ctx, &queue);
+    let token = ctx.cancellation_token.clone();
+    tokio::spawn(async move {
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        token.cancel();
+    });
+    let waited = emit
+        .until_cancelled(tokio::time::sleep(std::time::Duration::from_secs(60)))
+        .await;
+    assert!(waited.is_none());
+    assert_eq!(queue.kinds(), ["canceled"]);
+    assert_eq!(emit.until_cancelled(async { 7 }).await, None, "already cancelled");
+}
