@@ -205,9 +205,13 @@
 //!   `#[derive(ToolFailure)]` and the per-transport table in [`failure::transport`].
 //! - [`ToolContext`]: ids, attempt, deadline, cancellation, progress and state changes.
 //! - [`schema`]: the canonical JSON Schemas and the argument decoder.
+//! - `agent` (feature `a2a`): A2A agents: `agent_executor!`, `#[agent]`, `Emitter`, `ToolAgent`,
+//!   `serve`.
 
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
+#[cfg(feature = "a2a")]
+pub mod agent;
 pub mod failure;
 pub mod schema;
 pub mod tool;
@@ -219,6 +223,8 @@ pub mod __private;
 /// `#[derive(ToolFailure)]`, beside the type of the same name (derives and types live in
 /// different namespaces, as with serde's `Serialize`).
 pub use executor_macros::ToolFailure;
+#[cfg(feature = "a2a")]
+pub use executor_macros::{agent, agent_executor};
 pub use executor_macros::{tool, tools, toolset};
 pub use failure::{Classification, FailureKind, REDACTED_MESSAGE, ToolFailure};
 pub use tool::{

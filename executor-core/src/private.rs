@@ -25,6 +25,14 @@ pub use crate::tool::drive::drive;
 
 use std::collections::HashMap;
 
+/// What `agent_executor!` and `#[agent]` expand to.
+#[cfg(feature = "a2a")]
+pub mod a2a {
+    pub use crate::agent::{
+        CardSpec, SkillSpec, default_cancel, run_cancel, run_execute, run_shutdown,
+    };
+}
+
 use crate::tool::set::spawn_stream;
 use crate::{BoxFuture, ToolContext, ToolExecution, ToolExecutor, ToolFailure, ToolStreamChunk};
 

@@ -1,0 +1,94 @@
+//! A2A agents (feature `a2a`): declare them with [`agent_executor!`](crate::agent_executor) or
+//! [`#[agent]`](macro@crate::agent), serve a tool set as one with [`ToolAgent`], and [`serve`] any of
+//! them over the real A2A server crate (`a2a-protocol-server`, A2A protocol 1.0).
+//!
+//! Both macros implement the server crate's own [`AgentExecutor`] trait, so its JSON-RPC and
+//! HTTP+JSON dispatchers serve the agents unchanged and any A2A client talks to them.
+//!
+//! ```
+//! use executor_core::agent::{Agent, A2aResult, Emitter, EventQueueWriter, RequestContext};
+//!
+//! /// Answers with the text it was sent.
+//! #[executor_core::agent(
+//!     name = "Echo",
+//!     version = "1.0.0",
+//!     streaming,
+//!     skill(id = "echo", name = "Echo", description = "Repeats the message.", tags = ["echo"]),
+//! )]
+//! impl EchoAgent {
+//!     async fn execute(&self, ctx: &RequestContext, queue: &dyn EventQueueWriter) -> A2aResult<()> {
+//!         let emit = Emitter::new(ctx, queue);
+//!         emit.text_artifact("echo", ctx.message.text().unwrap_or_default()).await
+//!         // returning without a terminal state completes the task
+//!     }
+//! }
+//! struct EchoAgent;
+//!
+//! let card = EchoAgent::agent_card("http://127.0.0.1:3000");
+//! assert_eq!(card.name, "Echo");
+//! assert_eq!(card.description, "Answers with the text it was sent.");
+//! assert!(card.validate().is_ok());
+//! assert_eq!(EchoAgent.card("http://x").skills[0].id, "echo");
+//! ```
+//!
+//! The seed crate's form works, and bodies can reach the agent's fields through `self`:
+//!
+//! ```
+//! use executor_core::agent::Emitter;
+//!
+//! struct Greeter { greeting: String }
+//!
+//! executor_core::agent_executor!(Greeter, |ctx, queue| async move {
+//!     let name = ctx.message.text().unwrap_or("stranger");
+//!     Emitter::new(ctx, queue)
+//!         .complete_with_message(format!("{}, {name}!", self.greeting))
+//!         .await
+//! });
+//! ```
+//!
+//! # Correct ends
+//! Every event a declared agent writes goes through a [`TaskQueue`] that guarantees:
+//! - after the task is cancelled, nothing but the `Canceled` state is written;
+//! - after a terminal state, nothing is written;
+//! - an `execute` that returns `Ok` without a terminal state gets `Completed` (or `Canceled`
+//!   when the task was cancelled; a turn parked at `input-required` stays parked);
+//! - an `execute` that panics fails its task instead of leaving it `working`.
+//!
+//! [`Emitter`] writes the common events in one call each and makes the cancellation check one
+//! call ([`Emitter::is_cancelled`], [`Emitter::end_if_cancelled`], [`Emitter::until_cancelled`]).
+
+mod card;
+mod emitter;
+mod queue;
+mod serve;
+mod tools;
+
+pub use card::Agent;
+#[doc(hidden)]
+pub use card::{CardSpec, SkillSpec};
+pub use emitter::{Emitter, failure_class};
+pub use queue::TaskQueue;
+#[doc(hidden)]
+pub use queue::{default_cancel, run_cancel, run_execute, run_shutdown};
+pub use serve::{AgentServer, RunningAgent, ServeError, StopReport, serve};
+pub use tools::{OUTPUT_ARTIFACT, RESULT_ARTIFACT, TOOL_SCHEMAS_EXTENSION, ToolAgent};
+
+/// The A2A server crate (`a2a-protocol-server`), for what this module does not wrap: task
+/// stores, interceptors, push senders, the dispatchers.
+pub use a2a_protocol_server as server;
+/// The A2A protocol types (`a2a-protocol-types`).
+pub use a2a_protocol_types as types;
+
+pub use a2a_protocol_server::serve::ServeReport;
+pub use a2a_protocol_server::{AgentExecutor, CancellationToken, EventQueueWriter, RequestContext};
+pub use a2a_protocol_types::agent_card::{
+    AgentCapabilities, AgentCard, AgentInterface, AgentProvider, AgentSkill,
+};
+pub use a2a_protocol_types::artifact::Artifact;
+pub use a2a_protocol_types::error::{A2aError, A2aResult, ErrorCode};
+pub use a2a_protocol_types::events::{
+    StreamResponse, TaskArtifactUpdateEvent, TaskStatusUpdateEvent,
+};
+pub use a2a_protocol_types::failure::FailureClass;
+pub use a2a_protocol_types::message::{Message, MessageRole, Part, PartContent};
+pub use a2a_protocol_types::task::{ContextId, Task, TaskId, TaskState, TaskStatus};

@@ -1,0 +1,277 @@
+//! `serve`: an agent on an address, over the server crate's JSON-RPC and HTTP+JSON dispatchers,
+//! with its card at `/.well-known/agent-card.json`.
+
+use std::fmt;
+use std::future::Future;
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use a2a_protocol_server::dispatch::CombinedDispatcher;
+use a2a_protocol_server::serve::{ServeReport, Server};
+use a2a_protocol_server::{
+    AgentExecutor, CancellationToken, HttpPushSender, RequestHandler, RequestHandlerBuilder,
+    ServerError, ShutdownReport,
+};
+use a2a_protocol_types::agent_card::AgentCard;
+use tokio::net::ToSocketAddrs;
+use tokio::task::JoinHandle;
+
+use super::card::Agent;
+
+/// Why an agent could not be served.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum ServeError {
+    /// The address could not be bound.
+    Bind(std::io::Error),
+    /// The server refused the agent: most often a card A2A 1.0 does not allow (no skills, a
+    /// skill without tags, an empty description).
+    Handler(ServerError),
+}
+
+impl fmt::Display for ServeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Bind(e) => write!(f, "could not bind the agent's address: {e}"),
+            Self::Handler(e) => write!(f, "the A2A server refused the agent: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for ServeError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Self::Bind(e) => Some(e),
+            Self::Handler(e) => Some(e),
+        }
+    }
+}
+
+/// Serves `agent` on `addr` until the process ends: JSON-RPC at `/`, HTTP+JSON (REST) under
+/// `/`, and the agent card at `/.well-known/agent-card.json`, with the card's interfaces at
+/// `http://{bound address}`. Use [`AgentServer`] to learn the bound port, publish another URL,
+/// or stop.
+///
+/// ```no_run
+/// use executor_core::prelude::*;
+/// use executor_core::agent::{ToolAgent, serve};
+///
+/// /// Adds two numbers.
+/// #[tool]
+/// fn add(a: i64, b: i64) -> i64 { a + b }
+///
+/// #[tokio::main]
+/// async fn main() -> Result<(), Box<dyn std::error::Error>> {
+///     serve("127.0.0.1:3000", ToolAgent::new(toolset![add])).await?;
+///     Ok(())
+/// }
+/// ```
+///
+/// # Errors
+/// [`ServeError`] when the address cannot be bound or the card is not valid A2A 1.0.
+pub async fn serve(addr: impl ToSocketAddrs, agent: impl Agent) -> Result<(), ServeError> {
+    AgentServer::bind(addr, agent).await?.run().await;
+    Ok(())
+}
+
+/// How a server stopped.
+#[derive(Debug)]
+#[non_exhaustive]
+pub struct StopReport {
+    /// Connections and tasks at the listener.
+    pub serve: ServeReport,
+    /// The handler's shutdown, which ran the agent's `on_shutdown`.
+    pub shutdown: ShutdownReport,
+}
+
+/// An agent bound to an address, not yet serving. Binding first lets a caller learn the port
+/// when binding port 0.
+pub struct AgentServer {
+    server: Server,
+    handler: Arc<RequestHandler>,
+    local_addr: SocketAddr,
+    url: String,
+}
+
+impl fmt::Debug for AgentServer {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("AgentServer")
+            .field("local_addr", &self.local_addr)
+            .field("url", &self.url)
+            .finish_non_exhaustive()
+    }
+}
+
+impl AgentServer {
+    /// Binds `addr` for `agent`, whose card names `http://{bound address}` (an unspecified
+    /// address such as `0.0.0.0` is published as loopback; use
+    /// [`bind_with_url`](Self::bind_with_url) to publish the address clients should use).
+    ///
+    /// # Errors
+    /// [`ServeError`] when the address cannot be bound or the card is not valid A2A 1.0.
+    pub async fn bind(addr: impl ToSocketAddrs, agent: impl Agent) -> Result<Self, ServeError> {
+        let server = Server::bind(addr).await.map_err(ServeError::Bind)?;
+        let url = local_url(&server)?;
+        let card = agent.card(&url);
+        Self::build(server, url, agent, card)
+    }
+
+    /// Binds `addr` for `agent`, whose card names `public_url` (behind a proxy, or on a
+    /// public host name).
+    ///
+    /// # Errors
+    /// [`ServeError`] when the address cannot be bound or the card is not valid A2A 1.0.
+    pub async fn bind_with_url(
+        addr: impl ToSocketAddrs,
+        public_url: impl Into<String>,
+        agent: impl Agent,
+    ) -> Result<Self, ServeError> {
+        let server = Server::bind(addr).await.map_err(ServeError::Bind)?;
+        let url = public_url.into();
+        let card = agent.card(&url);
+        Self::build(server, url, agent, card)
+    }
+
+    /// Binds `addr` for an executor that does not describe itself (one declared with
+    /// [`agent_executor!`](crate::agent_executor)), with the card `card` builds for the bound
+    /// URL.
+    ///
+    /// # Errors
+    /// [`ServeError`] when the address cannot be bound or the card is not valid A2A 1.0.
+    pub async fn bind_executor(
+        addr: impl ToSocketAddrs,
+        executor: impl AgentExecutor,
+        card: impl FnOnce(&str) -> AgentCard,
+    ) -> Result<Self, ServeError> {
+        let server = Server::bind(addr).await.map_err(ServeError::Bind)?;
+        let url = local_url(&server)?;
+        let card = card(&url);
+        Self::build(server, url, executor, card)
+    }
+
+    fn build(
+        server: Server,
+        url: String,
+        executor: impl AgentExecutor,
+        card: AgentCard,
+    ) -> Result<Self, ServeError> {
+        let local_addr = server.local_addr().map_err(ServeError::Bind)?;
+        let push = card.capabilities.push_notifications == Some(true);
+        let mut builder = RequestHandlerBuilder::new(executor).with_agent_card(card);
+        if push {
+            builder = builder.with_push_sender(HttpPushSender::new());
+        }
+        let handler = builder.build().map_err(ServeError::Handler)?;
+        Ok(Self {
+            server,
+            handler: Arc::new(handler),
+            local_addr,
+            url,
+        })
+    }
+
+    /// The bound address.
+    #[must_use]
+    pub fn local_addr(&self) -> SocketAddr {
+        self.local_addr
+    }
+
+    /// The URL the card publishes.
+    #[must_use]
+    pub fn url(&self) -> &str {
+        &self.url
+    }
+
+    /// The server crate's request handler, for calls in process.
+    #[must_use]
+    pub fn handler(&self) -> &Arc<RequestHandler> {
+        &self.handler
+    }
+
+    /// Serves until the process ends.
+    pub async fn run(self) {
+        self.run_until(std::future::pending()).await;
+    }
+
+    /// Serves until `shutdown` resolves, then lets running tasks finish (cancelling those that
+    /// do not), drains connections and runs the agent's `on_shutdown`.
+    pub async fn run_until(self, shutdown: impl Future<Output = ()> + Send) -> StopReport {
+        let dispatcher = CombinedDispatcher::new(Arc::clone(&self.handler));
+        let serve = self.server.serve_with_shutdown(dispatcher, shutdown).await;
+        let shutdown = self.handler.shutdown().await;
+        StopReport { serve, shutdown }
+    }
+
+    /// Serves on a task of its own; the server stops when the handle is shut down or dropped.
+    #[must_use]
+    pub fn spawn(self) -> RunningAgent {
+        let stop = CancellationToken::new();
+        let local_addr = self.local_addr;
+        let url = self.url.clone();
+        let stopped = stop.clone();
+        let join = tokio::spawn(async move { self.run_until(stopped.cancelled_owned()).await });
+        RunningAgent {
+            local_addr,
+            url,
+            stop,
+            join: Some(join),
+        }
+    }
+}
+
+/// An agent serving on a task of its own. Dropping it stops the server.
+pub struct RunningAgent {
+    local_addr: SocketAddr,
+    url: String,
+    stop: CancellationToken,
+    join: Option<JoinHandle<StopReport>>,
+}
+
+impl fmt::Debug for RunningAgent {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("RunningAgent")
+            .field("local_addr", &self.local_addr)
+            .field("url", &self.url)
+            .finish_non_exhaustive()
+    }
+}
+
+impl RunningAgent {
+    /// The bound address.
+    #[must_use]
+    pub fn local_addr(&self) -> SocketAddr {
+        self.local_addr
+    }
+
+    /// The URL the card publishes.
+    #[must_use]
+    pub fn url(&self) -> &str {
+        &self.url
+    }
+
+    /// Stops accepting, ends the work in flight and waits for the server to finish.
+    ///
+    /// Returns `None` if the serving task panicked.
+    pub async fn shutdown(mut self) -> Option<StopReport> {
+        self.stop.cancel();
+        self.join.take()?.await.ok()
+    }
+}
+
+impl Drop for RunningAgent {
+    fn drop(&mut self) {
+        self.stop.cancel();
+    }
+}
+
+fn local_url(server: &Server) -> Result<String, ServeError> {
+    let mut addr = server.local_addr().map_err(ServeError::Bind)?;
+    if addr.ip().is_unspecified() {
+        let loopback = match addr {
+            SocketAddr::V4(_) => std::net::IpAddr::V4(std::net::Ipv4Addr::LOCALHOST),
+            SocketAddr::V6(_) => std::net::IpAddr::V6(std::net::Ipv6Addr::LOCALHOST),
+        };
+        addr.set_ip(loopback);
+    }
+    Ok(format!("http://{addr}"))
+}

@@ -1,0 +1,373 @@
+//! `ToolAgent`: any tool executor served as an A2A agent, one skill per tool.
+
+use std::pin::pin;
+use std::sync::Arc;
+
+use a2a_protocol_server::{AgentExecutor, EventQueueWriter, RequestContext};
+use a2a_protocol_types::agent_card::{AgentCapabilities, AgentCard, AgentProvider, AgentSkill};
+use a2a_protocol_types::error::A2aResult;
+use a2a_protocol_types::extensions::AgentExtension;
+use a2a_protocol_types::failure::FailureClass;
+use a2a_protocol_types::message::{Message, Part, PartContent};
+use serde_json::{Map, Value, json};
+use tokio::sync::mpsc;
+
+use super::card::Agent;
+use super::emitter::Emitter;
+use super::queue::{TaskQueue, run_execute};
+use crate::{BoxFuture, STREAM_CAPACITY, ToolContext, ToolExecutor, ToolSpec, ToolStreamChunk};
+
+/// The agent-card extension that carries each tool-skill's JSON Schemas. A2A 1.0 skills have
+/// no metadata field, so the schemas ride in `capabilities.extensions[].params` as
+/// `{"skills": {"<skill id>": {"inputSchema": …, "outputSchema": …}}}`; the extension is not
+/// required, so clients that do not know it ignore it.
+pub const TOOL_SCHEMAS_EXTENSION: &str = "urn:executor:a2a:tool-schemas:v1";
+
+/// The artifact a tool's result is written to (one data part).
+pub const RESULT_ARTIFACT: &str = "result";
+
+/// The artifact a streaming tool's text and data chunks are appended to.
+pub const OUTPUT_ARTIFACT: &str = "output";
+
+/// A tool executor served as an A2A agent: every tool is a skill.
+///
+/// A message whose data part is `{"tool": NAME, "arguments": {…}}` runs the tool:
+/// - its progress becomes `working` status updates (`{"progress": fraction}` in the metadata),
+///   its streamed text and data chunks of the `output` artifact;
+/// - its result the `result` artifact (one data part), and the task `completed`;
+/// - a failure fails the task with the failure's message, code and class (the A2A row of
+///   [`failure::transport`](crate::failure::transport)); a cancelled task cancels the tool.
+///
+/// A message without such a data part fails the task with an error saying what to send.
+///
+/// ```
+/// use executor_core::prelude::*;
+/// use executor_core::agent::{Agent, ToolAgent};
+///
+/// /// Adds two numbers.
+/// #[tool]
+/// fn add(a: i64, b: i64) -> i64 { a + b }
+///
+/// let agent = ToolAgent::new(toolset![add]).with_name("Calculator");
+/// let card = agent.card("http://127.0.0.1:3000");
+/// assert_eq!(card.skills[0].id, "add");
+/// assert_eq!(card.skills[0].description, "Adds two numbers.");
+/// assert!(card.validate().is_ok());
+/// ```
+pub struct ToolAgent {
+    tools: Arc<dyn ToolExecutor>,
+    name: String,
+    description: Option<String>,
+    version: String,
+    provider: Option<AgentProvider>,
+}
+
+impl std::fmt::Debug for ToolAgent {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ToolAgent")
+            .field("name", &self.name)
+            .field(
+                "tools",
+                &self
+                    .tools
+                    .specs()
+                    .iter()
+                    .map(|s| s.name.clone())
+                    .collect::<Vec<_>>(),
+            )
+            .finish_non_exhaustive()
+    }
+}
+
+impl ToolAgent {
+    /// Serves `tools` (a [`ToolSet`](crate::ToolSet), a `#[tools]` executor, any executor that
+    /// lists its [`specs`](ToolExecutor::specs)).
+    #[must_use]
+    pub fn new(tools: impl ToolExecutor + 'static) -> Self {
+        Self::shared(Arc::new(tools))
+    }
+
+    /// Like [`new`](Self::new) for an executor that is already shared.
+    #[must_use]
+    pub fn shared(tools: Arc<dyn ToolExecutor>) -> Self {
+        Self {
+            tools,
+            name: "tools".to_owned(),
+            description: None,
+            version: env!("CARGO_PKG_VERSION").to_owned(),
+            provider: None,
+        }
+    }
+
+    /// The card's name (default `tools`).
+    #[must_use]
+    pub fn with_name(mut self, name: impl Into<String>) -> Self {
+        self.name = name.into();
+        self
+    }
+
+    /// The card's description (default: "Runs tools: …" with their names).
+    #[must_use]
+    pub fn with_description(mut self, description: impl Into<String>) -> Self {
+        self.description = Some(description.into());
+        self
+    }
+
+    /// The card's version (default: this crate's version).
+    #[must_use]
+    pub fn with_version(mut self, version: impl Into<String>) -> Self {
+        self.version = version.into();
+        self
+    }
+
+    /// The card's provider.
+    #[must_use]
+    pub fn with_provider(
+        mut self,
+        organization: impl Into<String>,
+        url: impl Into<String>,
+    ) -> Self {
+        self.provider = Some(AgentProvider {
+            organization: organization.into(),
+            url: url.into(),
+        });
+        self
+    }
+
+    /// The served executor.
+    #[must_use]
+    pub fn tools(&self) -> &Arc<dyn ToolExecutor> {
+        &self.tools
+    }
+
+    async fn run(&self, ctx: &RequestContext, queue: &dyn EventQueueWriter) -> A2aResult<()> {
+        let emit = Emitter::new(ctx, queue);
+        let (tool, arguments) = match tool_call(&ctx.message) {
+            Ok(call) => call,
+            Err(why) => {
+                let names: Vec<String> =
+                    self.tools.specs().iter().map(|s| s.name.clone()).collect();
+                let message = format!(
+                    "{why}; this agent runs tools: send a message with a data part \
+                     {{\"tool\": NAME, \"arguments\": {{…}}}} where NAME is one of: {}",
+                    names.join(", ")
+                );
+                return emit
+                    .fail(FailureClass::InvalidRequest, message, "invalid_request")
+                    .await;
+            }
+        };
+        let (tx, mut rx) = mpsc::channel(STREAM_CAPACITY);
+        let tool_ctx = ToolContext::new()
+            .with_action_id(ctx.task_id.0.clone())
+            .with_session_id(ctx.context_id.clone())
+            .with_cancellation(ctx.cancellation_token.clone())
+            .with_stream(tx);
+        let mut work = pin!(self.tools.execute_with_context(&tool, &arguments, tool_ctx));
+        let outcome = loop {
+            tokio::select! {
+                biased;
+                Some(chunk) = rx.recv() => forward(&emit, chunk).await?,
+                outcome = &mut work => break outcome,
+            }
+        };
+        while let Ok(chunk) = rx.try_recv() {
+            forward(&emit, chunk).await?;
+        }
+        match outcome {
+            Ok(execution) => {
+                emit.chunk(RESULT_ARTIFACT, vec![Part::data(execution.output)], true)
+                    .await?;
+                emit.complete().await
+            }
+            Err(failure) => emit.fail_with(&failure).await,
+        }
+    }
+}
+
+/// One streamed chunk as an A2A event.
+async fn forward(emit: &Emitter<'_>, chunk: ToolStreamChunk) -> A2aResult<()> {
+    match chunk {
+        ToolStreamChunk::Progress { fraction, message } => emit.progress(fraction, message).await,
+        ToolStreamChunk::Text { text } => {
+            emit.chunk(OUTPUT_ARTIFACT, vec![Part::text(text)], false)
+                .await
+        }
+        ToolStreamChunk::Data { data } => {
+            emit.chunk(OUTPUT_ARTIFACT, vec![Part::data(data)], false)
+                .await
+        }
+        // Terminal chunks come from `spawn_stream`, not from a context's sink; the call's own
+        // outcome ends the task.
+        ToolStreamChunk::Done { .. } | ToolStreamChunk::Error { .. } => Ok(()),
+    }
+}
+
+/// The `{"tool": NAME, "arguments": {…}}` a message asks for.
+fn tool_call(message: &Message) -> Result<(String, Value), String> {
+    let Some(data) = message.parts.iter().find_map(|p| match &p.content {
+        PartContent::Data(data) => Some(data),
+        _ => None,
+    }) else {
+        return Err("the message has no data part".to_owned());
+    };
+    let Some(tool) = data.get("tool").and_then(Value::as_str) else {
+        return Err(format!("the data part {data} has no string `tool`"));
+    };
+    let mut arguments = match data.get("arguments") {
+        None | Some(Value::Null) => Value::Object(Map::new()),
+        Some(args @ Value::Object(_)) => args.clone(),
+        Some(other) => return Err(format!("`arguments` must be an object, got {other}")),
+    };
+    integral_floats_to_integers(&mut arguments);
+    Ok((tool.to_owned(), arguments))
+}
+
+/// Clients built on the protobuf binding (the official Python SDK among them) carry a data
+/// part as a `google.protobuf.Value`, whose numbers are all doubles: `{"a": 2}` arrives as
+/// `{"a": 2.0}`, which an `i64` parameter would refuse. A whole number within ±2^53 (where a
+/// double is exact) is turned back into an integer; a parameter of a float type accepts it
+/// as before.
+fn integral_floats_to_integers(value: &mut Value) {
+    const EXACT: f64 = 9_007_199_254_740_992.0; // 2^53
+    match value {
+        Value::Number(n) if n.is_f64() => {
+            if let Some(f) = n.as_f64().filter(|f| f.fract() == 0.0 && f.abs() <= EXACT) {
+                // In range and whole, so the cast is exact.
+                #[allow(clippy::cast_possible_truncation)]
+                let int = f as i64;
+                *value = Value::from(int);
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(integral_floats_to_integers),
+        Value::Object(map) => map.values_mut().for_each(integral_floats_to_integers),
+        _ => {}
+    }
+}
+
+fn skill(spec: &ToolSpec) -> AgentSkill {
+    let title = spec.annotations.title.as_deref().unwrap_or(&spec.name);
+    let description = if spec.description.trim().is_empty() {
+        format!("The `{}` tool.", spec.name)
+    } else {
+        spec.description.clone()
+    };
+    let mut tags = vec!["tool".to_owned()];
+    let hints = [
+        (spec.annotations.read_only, "read-only"),
+        (spec.annotations.destructive, "destructive"),
+        (spec.annotations.idempotent, "idempotent"),
+        (spec.annotations.open_world, "open-world"),
+    ];
+    tags.extend(
+        hints
+            .iter()
+            .filter(|(on, _)| *on == Some(true))
+            .map(|(_, tag)| (*tag).to_owned()),
+    );
+    AgentSkill::new(spec.name.clone(), title.to_owned(), description)
+        .with_tags(tags)
+        .with_examples([json!({"tool": spec.name, "arguments": {}}).to_string()])
+        .with_input_modes(["application/json"])
+        .with_output_modes(["application/json"])
+}
+
+impl Agent for ToolAgent {
+    fn card(&self, url: &str) -> AgentCard {
+        let specs = self.tools.specs();
+        let names: Vec<&str> = specs.iter().map(|s| s.name.as_str()).collect();
+        let description = self
+            .description
+            .clone()
+            .unwrap_or_else(|| format!("Runs tools: {}.", names.join(", ")));
+        let mut card = super::card::base_card(&self.name, &self.version, url)
+            .with_description(description)
+            .with_capabilities(AgentCapabilities::none().with_streaming(true))
+            .with_input_modes(["application/json"])
+            .with_output_modes(["application/json"]);
+        card.provider.clone_from(&self.provider);
+        card.skills = specs.iter().map(|s| skill(s)).collect();
+        let schemas: Map<String, Value> = specs
+            .iter()
+            .map(|s| {
+                let mut entry = Map::new();
+                entry.insert("inputSchema".into(), s.input_schema.clone());
+                if let Some(output) = &s.output_schema {
+                    entry.insert("outputSchema".into(), output.clone());
+                }
+                (s.name.clone(), Value::Object(entry))
+            })
+            .collect();
+        card.capabilities.extensions = Some(vec![AgentExtension {
+            uri: TOOL_SCHEMAS_EXTENSION.to_owned(),
+            description: Some(
+                "JSON Schemas of each tool skill's arguments and result, by skill id".to_owned(),
+            ),
+            required: Some(false),
+            params: Some(json!({ "skills": schemas })),
+        }]);
+        card
+    }
+}
+
+impl AgentExecutor for ToolAgent {
+    fn execute<'a>(
+        &'a self,
+        ctx: &'a RequestContext,
+        queue: &'a dyn EventQueueWriter,
+    ) -> BoxFuture<'a, A2aResult<()>> {
+        run_execute(ctx, queue, move |ctx, queue: TaskQueue| async move {
+            self.run(ctx, &queue).await
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tool_calls_are_read_from_the_data_part() {
+        let message = Message::user(
+            "m",
+            vec![
+                Part::text("please"),
+                Part::data(json!({"tool": "add", "arguments": {"a": 1}})),
+            ],
+        );
+        assert_eq!(tool_call(&message), Ok(("add".to_owned(), json!({"a": 1}))));
+        let bare = Message::user("m", vec![Part::data(json!({"tool": "now"}))]);
+        assert_eq!(tool_call(&bare), Ok(("now".to_owned(), json!({}))));
+        let text = Message::user_text("m", "add 1 and 2");
+        assert_eq!(
+            tool_call(&text),
+            Err("the message has no data part".to_owned())
+        );
+        let bad = Message::user(
+            "m",
+            vec![Part::data(json!({"tool": "add", "arguments": [1, 2]}))],
+        );
+        assert_eq!(
+            tool_call(&bad),
+            Err("`arguments` must be an object, got [1,2]".to_owned())
+        );
+        let doubles = Message::user(
+            "m",
+            vec![Part::data(
+                json!({"tool": "add", "arguments": {"a": 2.0, "b": [1.5, -3.0], "c": 1e300}}),
+            )],
+        );
+        assert_eq!(
+            tool_call(&doubles),
+            Ok((
+                "add".to_owned(),
+                json!({"a": 2, "b": [1.5, -3], "c": 1e300})
+            ))
+        );
+        let nameless = Message::user("m", vec![Part::data(json!({"name": "add"}))]);
+        assert_eq!(
+            tool_call(&nameless),
+            Err("the data part {\"name\":\"add\"} has no string `tool`".to_owned())
+        );
+    }
+}

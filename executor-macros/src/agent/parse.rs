@@ -1,0 +1,340 @@
+//! Syntax of `agent_executor!(…)` and `#[agent(…)]`. Every key keeps its span.
+
+use proc_macro2::{Span, TokenStream};
+use syn::meta::ParseNestedMeta;
+use syn::parse::{Parse, ParseStream};
+use syn::punctuated::Punctuated;
+use syn::{Expr, Generics, Ident, LitStr, Token, Type, WhereClause};
+
+use crate::diag::Errors;
+use crate::krate::CratePath;
+
+/// `agent_executor!([crate = path;] [impl<…>] Type [where …], <arms>)`.
+pub struct ExecutorInput {
+    pub krate: CratePath,
+    pub generics: Generics,
+    pub self_ty: Type,
+    pub arms: Arms,
+}
+
+/// The seed's short form (one closure, the `execute` arm) or named arms.
+pub enum Arms {
+    Short(Expr),
+    Named(Vec<(Ident, Expr)>),
+}
+
+impl Parse for ExecutorInput {
+    fn parse(input: ParseStream<'_>) -> syn::Result<Self> {
+        let mut krate = CratePath::default();
+        if input.peek(Token![crate]) && input.peek2(Token![=]) {
+            input.parse::<Token![crate]>()?;
+            input.parse::<Token![=]>()?;
+            krate = CratePath::parse_value(input)?;
+            input.parse::<Token![;]>()?;
+        }
+        let mut generics = Generics::default();
+        if input.peek(Token![impl]) {
+            input.parse::<Token![impl]>()?;
+            generics = input.parse()?;
+        }
+        let self_ty: Type = input.parse()?;
+        if input.peek(Token![where]) {
+            // Parsed by hand: syn's `WhereClause` would take the arms for predicates.
+            generics.where_clause = Some(parse_where(input)?);
+        } else if input.is_empty() {
+            return Err(syn::Error::new(
+                Span::call_site(),
+                "agent_executor! needs a body after the type: write `agent_executor!(MyAgent, |ctx, queue| async { … })`",
+            ));
+        } else {
+            input.parse::<Token![,]>()?;
+        }
+        let arms = if input.peek(Ident) && input.peek2(Token![:]) && !input.peek2(Token![::]) {
+            let mut arms = Vec::new();
+            while !input.is_empty() {
+                let name: Ident = input.parse()?;
+                input.parse::<Token![:]>()?;
+                arms.push((name, input.parse()?));
+                if input.is_empty() {
+                    break;
+                }
+                input.parse::<Token![,]>()?;
+            }
+            Arms::Named(arms)
+        } else {
+            let body: Expr = input.parse()?;
+            if input.peek(Token![,]) {
+                input.parse::<Token![,]>()?;
+            }
+            if !input.is_empty() {
+                return Err(input.error(
+                    "unexpected tokens after the closure; to add `cancel` or `on_shutdown`, name every arm: \
+                     `execute: |ctx, queue| async { … }, cancel: |ctx, queue| async { … }`",
+                ));
+            }
+            Arms::Short(body)
+        };
+        Ok(Self {
+            krate,
+            generics,
+            self_ty,
+            arms,
+        })
+    }
+}
+
+/// `where P1, P2,` up to the first arm or closure; each predicate ends with a comma.
+fn parse_where(input: ParseStream<'_>) -> syn::Result<WhereClause> {
+    let where_token: Token![where] = input.parse()?;
+    let mut predicates = Punctuated::new();
+    while !input.is_empty()
+        && !starts_closure(input)
+        && !starts_arm(input)
+        && !starts_named_arm(input)
+    {
+        predicates.push_value(input.parse::<syn::WherePredicate>()?);
+        predicates.push_punct(input.parse::<Token![,]>()?);
+    }
+    Ok(WhereClause {
+        where_token,
+        predicates,
+    })
+}
+
+fn starts_closure(input: ParseStream<'_>) -> bool {
+    input.peek(Token![|])
+        || input.peek(Token![||])
+        || input.peek(Token![move])
+        || input.peek(Token![async])
+}
+
+/// `execute:`, `cancel:` or `on_shutdown:`: an arm even when its value is not a closure.
+fn starts_named_arm(input: ParseStream<'_>) -> bool {
+    let fork = input.fork();
+    fork.parse::<Ident>()
+        .is_ok_and(|name| name == "execute" || name == "cancel" || name == "on_shutdown")
+        && fork.peek(Token![:])
+        && !fork.peek(Token![::])
+}
+
+/// `name: |…|`, `name: move …` or `name: async …`: an arm, not a `T: Bound` predicate.
+fn starts_arm(input: ParseStream<'_>) -> bool {
+    let fork = input.fork();
+    fork.parse::<Ident>().is_ok()
+        && fork.parse::<Token![:]>().is_ok()
+        && !fork.peek(Token![:])
+        && starts_closure(&fork)
+}
+
+pub const AGENT_KEYS: &str = "`name`, `description`, `version`, `provider`, `documentation_url`, `icon_url`, \
+     `streaming`, `push_notifications`, `input_modes`, `output_modes`, `skill`, `crate`";
+pub const SKILL_KEYS: &str =
+    "`id`, `name`, `description`, `tags`, `examples`, `input_modes`, `output_modes`";
+const PROVIDER_KEYS: &str = "`organization`, `url`";
+
+/// `#[agent(…)]`.
+#[derive(Default)]
+pub struct AgentAttr {
+    pub name: Option<LitStr>,
+    pub description: Option<LitStr>,
+    pub version: Option<LitStr>,
+    /// `provider(organization = "…", url = "…")`, with the `provider` key's span.
+    pub provider: Option<(Span, Option<LitStr>, Option<LitStr>)>,
+    pub documentation_url: Option<LitStr>,
+    pub icon_url: Option<LitStr>,
+    pub streaming: Option<bool>,
+    pub push_notifications: Option<bool>,
+    pub input_modes: Option<StrList>,
+    pub output_modes: Option<StrList>,
+    pub skills: Vec<SkillAttr>,
+    pub krate: Option<CratePath>,
+}
+
+/// `skill(…)` inside `#[agent(…)]`.
+pub struct SkillAttr {
+    /// The `skill` key, for errors about the whole skill.
+    pub span: Span,
+    pub id: Option<LitStr>,
+    pub name: Option<LitStr>,
+    pub description: Option<LitStr>,
+    pub tags: Option<StrList>,
+    pub examples: Option<StrList>,
+    pub input_modes: Option<StrList>,
+    pub output_modes: Option<StrList>,
+}
+
+/// `["a", "b"]`, with the brackets' span.
+pub struct StrList {
+    pub span: Span,
+    pub items: Vec<LitStr>,
+}
+
+impl AgentAttr {
+    /// Parses the attribute's arguments, reporting every bad key.
+    pub fn parse(args: TokenStream, errors: &mut Errors) -> Self {
+        let mut attr = Self::default();
+        let parser = syn::meta::parser(|meta| {
+            if let Err(e) = attr.parse_key(&meta, errors) {
+                errors.push(e);
+                skip_value(&meta)?;
+            }
+            Ok(())
+        });
+        if let Err(e) = syn::parse::Parser::parse2(parser, args) {
+            errors.push(e);
+        }
+        attr
+    }
+
+    fn parse_key(&mut self, meta: &ParseNestedMeta<'_>, errors: &mut Errors) -> syn::Result<()> {
+        let key = key_of(meta);
+        match key.as_str() {
+            "name" => set(&mut self.name, meta, &key, |m| m.value()?.parse()),
+            "description" => set(&mut self.description, meta, &key, |m| m.value()?.parse()),
+            "version" => set(&mut self.version, meta, &key, |m| m.value()?.parse()),
+            "documentation_url" => set(&mut self.documentation_url, meta, &key, |m| {
+                m.value()?.parse()
+            }),
+            "icon_url" => set(&mut self.icon_url, meta, &key, |m| m.value()?.parse()),
+            "streaming" => set(&mut self.streaming, meta, &key, parse_flag),
+            "push_notifications" => set(&mut self.push_notifications, meta, &key, parse_flag),
+            "input_modes" => set(&mut self.input_modes, meta, &key, |m| {
+                parse_list(m.value()?)
+            }),
+            "output_modes" => set(&mut self.output_modes, meta, &key, |m| {
+                parse_list(m.value()?)
+            }),
+            "provider" => set(&mut self.provider, meta, &key, parse_provider),
+            "skill" => {
+                self.skills.push(SkillAttr::parse(meta, errors)?);
+                Ok(())
+            }
+            "crate" => set(&mut self.krate, meta, &key, |m| {
+                CratePath::parse_value(m.value()?)
+            }),
+            _ => Err(meta.error(format!(
+                "unknown #[agent] key `{key}`; expected one of {AGENT_KEYS}"
+            ))),
+        }
+    }
+}
+
+impl SkillAttr {
+    fn parse(meta: &ParseNestedMeta<'_>, errors: &mut Errors) -> syn::Result<Self> {
+        let mut skill = Self {
+            span: meta
+                .path
+                .get_ident()
+                .map_or_else(Span::call_site, Ident::span),
+            id: None,
+            name: None,
+            description: None,
+            tags: None,
+            examples: None,
+            input_modes: None,
+            output_modes: None,
+        };
+        if !meta.input.peek(syn::token::Paren) {
+            return Err(
+                meta.error("write the skill as `skill(id = \"…\", name = \"…\", description = \"…\", tags = [\"…\"])`")
+            );
+        }
+        meta.parse_nested_meta(|inner| {
+            let key = key_of(&inner);
+            let parsed = match key.as_str() {
+                "id" => set(&mut skill.id, &inner, &key, |m| m.value()?.parse()),
+                "name" => set(&mut skill.name, &inner, &key, |m| m.value()?.parse()),
+                "description" => set(&mut skill.description, &inner, &key, |m| m.value()?.parse()),
+                "tags" => set(&mut skill.tags, &inner, &key, |m| parse_list(m.value()?)),
+                "examples" => set(&mut skill.examples, &inner, &key, |m| {
+                    parse_list(m.value()?)
+                }),
+                "input_modes" => set(&mut skill.input_modes, &inner, &key, |m| {
+                    parse_list(m.value()?)
+                }),
+                "output_modes" => set(&mut skill.output_modes, &inner, &key, |m| {
+                    parse_list(m.value()?)
+                }),
+                _ => Err(inner.error(format!(
+                    "unknown skill key `{key}`; expected one of {SKILL_KEYS}"
+                ))),
+            };
+            if let Err(e) = parsed {
+                errors.push(e);
+                skip_value(&inner)?;
+            }
+            Ok(())
+        })?;
+        Ok(skill)
+    }
+}
+
+#[allow(clippy::type_complexity)] // the provider's two optional literals, with the key's span
+fn parse_provider(
+    meta: &ParseNestedMeta<'_>,
+) -> syn::Result<(Span, Option<LitStr>, Option<LitStr>)> {
+    let span = meta
+        .path
+        .get_ident()
+        .map_or_else(Span::call_site, Ident::span);
+    let (mut organization, mut url) = (None, None);
+    meta.parse_nested_meta(|inner| {
+        let key = key_of(&inner);
+        match key.as_str() {
+            "organization" => set(&mut organization, &inner, &key, |m| m.value()?.parse()),
+            "url" => set(&mut url, &inner, &key, |m| m.value()?.parse()),
+            _ => Err(inner.error(format!(
+                "unknown provider key `{key}`; expected one of {PROVIDER_KEYS}"
+            ))),
+        }
+    })?;
+    Ok((span, organization, url))
+}
+
+fn parse_list(input: ParseStream<'_>) -> syn::Result<StrList> {
+    let content;
+    let bracket = syn::bracketed!(content in input);
+    let items = Punctuated::<LitStr, Token![,]>::parse_terminated(&content)?;
+    Ok(StrList {
+        span: bracket.span.join(),
+        items: items.into_iter().collect(),
+    })
+}
+
+fn parse_flag(meta: &ParseNestedMeta<'_>) -> syn::Result<bool> {
+    if meta.input.peek(Token![=]) {
+        Ok(meta.value()?.parse::<syn::LitBool>()?.value)
+    } else {
+        Ok(true)
+    }
+}
+
+/// Skips the value of a key that failed, so the keys after it are still checked.
+fn skip_value(meta: &ParseNestedMeta<'_>) -> syn::Result<()> {
+    if meta.input.peek(Token![=]) {
+        meta.input.parse::<Token![=]>()?;
+        meta.input.parse::<Expr>()?;
+    } else if meta.input.peek(syn::token::Paren) {
+        let _content;
+        syn::parenthesized!(_content in meta.input);
+    }
+    Ok(())
+}
+
+fn key_of(meta: &ParseNestedMeta<'_>) -> String {
+    let path = &meta.path;
+    quote::quote!(#path).to_string().replace(' ', "")
+}
+
+fn set<T>(
+    slot: &mut Option<T>,
+    meta: &ParseNestedMeta<'_>,
+    key: &str,
+    parse: impl FnOnce(&ParseNestedMeta<'_>) -> syn::Result<T>,
+) -> syn::Result<()> {
+    if slot.is_some() {
+        return Err(meta.error(format!("duplicate `{key}` key; write it once")));
+    }
+    *slot = Some(parse(meta)?);
+    Ok(())
+}

@@ -1,0 +1,13 @@
+use executor_core::agent::{A2aResult, EventQueueWriter, RequestContext};
+
+struct Agent;
+
+/// Echoes.
+#[executor_core::agent(skill(id = "echo", tags = []))]
+impl Agent {
+    async fn execute(&self, _ctx: &RequestContext, _queue: &dyn EventQueueWriter) -> A2aResult<()> {
+        Ok(())
+    }
+}
+
+fn main() {}

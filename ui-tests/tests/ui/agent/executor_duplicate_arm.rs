@@ -1,0 +1,9 @@
+struct Agent;
+
+executor_core::agent_executor!(Agent,
+    execute: |_ctx, _queue| async { Ok(()) },
+    cancel: |_ctx, _queue| async { Ok(()) },
+    cancel: |_ctx, _queue| async { Ok(()) },
+);
+
+fn main() {}

@@ -1,0 +1,8 @@
+struct Agent;
+
+executor_core::agent_executor!(Agent,
+    execute: |_ctx, _queue| async { Ok(()) },
+    cancle: |_ctx, _queue| async { Ok(()) },
+);
+
+fn main() {}
