@@ -7,17 +7,22 @@
 //!
 //! - `echo` answers with the text it received;
 //! - `slow` stays working, with a status update every second, until cancelled (or 60 s);
-//! - `tools` serves a few tools as an agent: send a data part `{"tool": "add", "arguments": {"a": 1, "b": 2}}`.
+//! - `tools` serves the quickstart's tools as an agent: send a data part
+//!   `{"tool": "add", "arguments": {"a": 1, "b": 2}}`.
 //!
 //! Prints `listening on http://…` once it accepts connections; Ctrl-C stops it gracefully.
 
 use std::time::Duration;
 
+// The quickstart's tools, shared so this agent serves exactly what the tour shows.
+#[path = "quickstart.rs"]
+#[allow(dead_code)] // the tour's `main` and helpers are not used here
+mod quickstart;
+
 use executor_core::agent::{
     A2aResult, AgentCapabilities, AgentCard, AgentInterface, AgentServer, AgentSkill, Emitter,
     EventQueueWriter, RequestContext, ToolAgent,
 };
-use executor_core::prelude::*;
 
 /// Answers with the text it received.
 #[executor_core::agent(
@@ -74,44 +79,6 @@ fn slow_card(url: &str) -> AgentCard {
     .with_skill(AgentSkill::new("wait", "Wait", "Waits until cancelled.").with_tags(["wait"]))
 }
 
-/// Adds two numbers.
-#[tool(read_only, idempotent)]
-fn add(
-    /// The first addend.
-    a: i64,
-    /// The second addend.
-    b: i64,
-) -> i64 {
-    a + b
-}
-
-/// Repeats a text in capitals.
-#[tool(read_only)]
-fn shout(
-    /// What to repeat.
-    text: &str,
-) -> String {
-    text.to_uppercase()
-}
-
-/// Counts down from `from` to zero, reporting progress on the way.
-#[tool]
-async fn countdown(
-    /// Where to start (at most 20).
-    from: u32,
-    ctx: &ToolContext,
-) -> Result<String, ToolFailure> {
-    if from > 20 {
-        return Err(ToolFailure::terminal("`from` is at most 20").with_code("too_far"));
-    }
-    for left in (0..from).rev() {
-        tokio::time::sleep(Duration::from_millis(50)).await;
-        let done = f64::from(from - left) / f64::from(from);
-        ctx.progress(done, Some(format!("{left} to go"))).await;
-    }
-    Ok("liftoff".to_owned())
-}
-
 #[derive(Debug)]
 struct Args {
     addr: String,
@@ -151,9 +118,9 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
             AgentServer::bind_executor(&args.addr, slow, slow_card).await?
         }
         "tools" => {
-            let tools = ToolAgent::new(toolset![add, shout, countdown])
+            let tools = ToolAgent::new(quickstart::tools()?)
                 .with_name("Quickstart tools")
-                .with_description("The quickstart tools as an A2A agent: add, shout, countdown.");
+                .with_description("The quickstart tools as an A2A agent: one skill per tool.");
             AgentServer::bind(&args.addr, tools).await?
         }
         other => {

@@ -145,15 +145,24 @@ impl Counter {
     }
 }
 
-#[tokio::main]
-async fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let tools = ToolSet::builder()
+/// Every tool of the tour in one set: free-fn tools and the `Counter` service. The `a2a_agent`
+/// example serves this same set as an agent.
+///
+/// # Errors
+/// If two tools had one name.
+pub fn tools() -> Result<ToolSet, executor_core::DuplicateTool> {
+    ToolSet::builder()
         .tool::<get_weather>()
         .tool::<add>()
         .tool::<join>()
         .tool::<trim>()
         .executor(Counter::default())
-        .build()?;
+        .build()
+}
+
+#[tokio::main]
+async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let tools = tools()?;
     let quick = toolset![add, join];
     assert_eq!(quick.len(), 2);
 
