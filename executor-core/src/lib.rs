@@ -96,7 +96,13 @@
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 pub mod failure;
+#[cfg(feature = "mcp")]
+#[cfg_attr(docsrs, doc(cfg(feature = "mcp")))]
+pub mod mcp;
 pub mod schema;
+#[cfg(feature = "subprocess")]
+#[cfg_attr(docsrs, doc(cfg(feature = "subprocess")))]
+pub mod subprocess;
 pub mod tool;
 
 #[doc(hidden)]
@@ -109,6 +115,11 @@ pub use tool::{
     BoxFuture, DuplicateTool, FnTool, STREAM_CAPACITY, SpecList, Tool, ToolAnnotations, ToolContext,
     ToolExecution, ToolExecutor, ToolSet, ToolSetBuilder, ToolSpec, ToolStreamChunk, spawn_stream,
 };
+
+#[cfg(feature = "mcp")]
+pub use mcp::{McpServer, McpServerConfig, McpToolExecutor};
+#[cfg(feature = "subprocess")]
+pub use subprocess::{SubprocessTool, SubprocessToolExecutor};
 
 /// Re-exports for tool authors: `use executor_core::prelude::*;`.
 pub mod prelude {
