@@ -491,7 +491,9 @@ fn is_wrapper(schema: &Value) -> bool {
     is_object_schema(schema)
         && map.get("properties").and_then(Value::as_object).is_some_and(|p| p.len() == 1 && p.contains_key(RESULT_KEY))
         && map.get("required") == Some(&Value::Array(vec![RESULT_KEY.into()]))
-        && map.keys().all(|k| matches!(k.as_str(), "type" | "properties" | "required" | "$defs"))
+        && map
+            .keys()
+            .all(|k| matches!(k.as_str(), "type" | "properties" | "required" | "$defs" | "title" | "description"))
 }
 
 fn texts(result: &CallToolResult) -> Vec<&str> {
