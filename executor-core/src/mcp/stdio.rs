@@ -12,7 +12,7 @@ use std::future::Future;
 use std::io;
 use std::sync::Arc;
 
-use rmcp::model::{ClientJsonRpcMessage, ClientRequest, ErrorCode, ErrorData, NumberOrString, RequestId, ServerJsonRpcMessage};
+use rmcp::model::{CallToolRequestParams, ClientJsonRpcMessage, ClientRequest, ErrorCode, ErrorData, NumberOrString, RequestId, ServerJsonRpcMessage};
 use rmcp::service::RoleServer;
 use rmcp::transport::Transport;
 use serde_json::Value;
@@ -56,31 +56,43 @@ where
         write_line(&self.write, &reply)
     }
 
-    /// Decides what to do with one parsed message before `initialize`.
+    /// Answers what rmcp would misroute, and holds back requests until `initialize`.
     async fn gate(&mut self, message: ClientJsonRpcMessage) -> io::Result<Option<ClientJsonRpcMessage>> {
-        if self.initialized {
-            return Ok(Some(message));
-        }
-        match message {
-            ClientJsonRpcMessage::Request(request) => match &request.request {
-                ClientRequest::InitializeRequest(_) => {
-                    self.initialized = true;
-                    Ok(Some(ClientJsonRpcMessage::Request(request)))
-                }
-                ClientRequest::PingRequest(_) => Ok(Some(ClientJsonRpcMessage::Request(request))),
-                ClientRequest::DiscoverRequest(_) | ClientRequest::CustomRequest(_) => {
-                    let text = format!("method not found: {}", request.request.method());
-                    self.reply_error(Some(request.id), ErrorCode::METHOD_NOT_FOUND, text).await?;
-                    Ok(None)
-                }
-                other => {
-                    let text = format!("`{}` before `initialize`: send `initialize` first", other.method());
-                    self.reply_error(Some(request.id), ErrorCode::INVALID_REQUEST, text).await?;
-                    Ok(None)
-                }
-            },
+        let ClientJsonRpcMessage::Request(request) = message else {
             // Notifications and responses before the handshake have nobody to go to.
-            _ => Ok(None),
+            return Ok(self.initialized.then_some(message));
+        };
+        let refusal = match &request.request {
+            ClientRequest::InitializeRequest(_) => {
+                self.initialized = true;
+                None
+            }
+            ClientRequest::PingRequest(_) => None,
+            // This server speaks the `initialize` handshake only; rmcp would answer a
+            // discover after it with a missing-metadata -32602.
+            ClientRequest::DiscoverRequest(_) => Some((
+                ErrorCode::METHOD_NOT_FOUND,
+                "method not found: server/discover (this server uses `initialize`)".to_owned(),
+            )),
+            // A known method whose params did not parse lands here as a custom request.
+            ClientRequest::CustomRequest(custom) if KNOWN_METHODS.contains(&custom.method.as_str()) => {
+                Some((ErrorCode::INVALID_PARAMS, invalid_params(&custom.method, custom.params.as_ref())))
+            }
+            ClientRequest::CustomRequest(custom) => {
+                Some((ErrorCode::METHOD_NOT_FOUND, format!("method not found: {}", custom.method)))
+            }
+            _ if self.initialized => None,
+            other => Some((
+                ErrorCode::INVALID_REQUEST,
+                format!("`{}` before `initialize`: send `initialize` first", other.method()),
+            )),
+        };
+        match refusal {
+            None => Ok(Some(ClientJsonRpcMessage::Request(request))),
+            Some((code, text)) => {
+                self.reply_error(Some(request.id), code, text).await?;
+                Ok(None)
+            }
         }
     }
 
@@ -134,6 +146,34 @@ where
         write.write_all(&bytes).await?;
         write.flush().await
     }
+}
+
+/// Methods rmcp models; a request for one of them that arrives as a custom request had
+/// params that did not parse.
+const KNOWN_METHODS: &[&str] = &[
+    "initialize",
+    "ping",
+    "tools/list",
+    "tools/call",
+    "prompts/list",
+    "prompts/get",
+    "resources/list",
+    "resources/read",
+    "resources/templates/list",
+    "resources/subscribe",
+    "resources/unsubscribe",
+    "completion/complete",
+    "logging/setLevel",
+];
+
+fn invalid_params(method: &str, params: Option<&Value>) -> String {
+    let detail = match method {
+        "tools/call" => serde_json::from_value::<CallToolRequestParams>(params.cloned().unwrap_or(Value::Null))
+            .err()
+            .map(|e| format!(": {e}")),
+        _ => None,
+    };
+    format!("invalid params for `{method}`{}", detail.unwrap_or_default())
 }
 
 fn trim(bytes: &[u8]) -> &[u8] {
