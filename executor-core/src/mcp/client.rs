@@ -9,10 +9,13 @@ use std::sync::{Arc, Mutex, PoisonError, RwLock};
 use std::time::Duration;
 
 use rmcp::model::{
-    CallToolRequestParams, CallToolResult, ClientCapabilities, ClientConfig, ErrorCode, Implementation,
-    NumberOrString, ProgressNotificationParam, ProgressToken, RequestMetaObject, Tool,
+    CallToolRequest, CallToolRequestParams, CallToolResult, CancelledNotificationParam, ClientCapabilities,
+    ClientConfig, ClientRequest, ErrorCode, Implementation, ProgressNotificationParam, ProgressToken,
+    ServerResult, Tool,
 };
-use rmcp::service::{NotificationContext, Peer, RoleClient, RunningService, ServiceError, ServiceExt};
+use rmcp::service::{
+    NotificationContext, Peer, PeerRequestOptions, RoleClient, RunningService, ServiceError, ServiceExt,
+};
 use rmcp::transport::{StreamableHttpClientTransport, TokioChildProcess};
 use rmcp::ClientHandler;
 use serde_json::Value;
@@ -214,7 +217,6 @@ struct Shared {
     relay: Relay,
     connection: tokio::sync::Mutex<Option<RunningService<RoleClient, Relay>>>,
     catalog: RwLock<Arc<Catalog>>,
-    next_token: std::sync::atomic::AtomicI64,
 }
 
 /// An MCP server's tools as a [`ToolExecutor`] (stdio command or streamable HTTP URL).
@@ -256,7 +258,6 @@ impl McpToolExecutor {
                 specs: Arc::from(Vec::new()),
                 routes: HashMap::new(),
             })),
-            next_token: std::sync::atomic::AtomicI64::new(1),
         });
         let executor = Self { shared };
         let mut connection = executor.shared.connection.lock().await;
@@ -354,10 +355,9 @@ impl McpToolExecutor {
     }
 
     /// Forgets a connection that failed, so the next call restarts it.
-    async fn forget(&self, peer: &Peer<RoleClient>) {
+    async fn forget(&self) {
         let mut slot = self.shared.connection.lock().await;
-        let same = slot.as_ref().is_some_and(|s| s.peer().is_transport_closed() || peer.is_transport_closed());
-        if same {
+        if slot.as_ref().is_some_and(|s| s.peer().is_transport_closed()) {
             slot.take();
         }
     }
@@ -378,38 +378,73 @@ impl McpToolExecutor {
         let peer = self.peer().await?;
         let mut request = CallToolRequestParams::new(route.remote.clone());
         request.arguments = arguments;
-        let (progress, token) = if ctx.is_streaming() {
-            let id = self.shared.next_token.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-            let token = ProgressToken(NumberOrString::String(format!("executor-{id}").into()));
-            let mut meta = RequestMetaObject::new();
-            meta.set_progress_token(token.clone());
-            request.meta = Some(meta);
-            let (tx, rx) = mpsc::unbounded_channel();
-            self.shared
-                .relay
-                .progress
-                .lock()
-                .unwrap_or_else(PoisonError::into_inner)
-                .insert(token.clone(), tx);
-            (Some(rx), Some(token))
-        } else {
-            (None, None)
-        };
-        let _unregister = token.map(|token| Unregister {
-            relay: self.shared.relay.clone(),
-            token,
-        });
-        let outcome = relay_progress(peer.call_tool(request), progress, ctx).await;
+        let outcome = self.send_call(&peer, request, ctx).await;
         match outcome {
             Ok(result) => from_result(tool, result, route.unwrap),
             Err(error) => {
                 let failure = from_service_error(tool, &self.shared.config.name, error);
                 if failure.code() == "mcp_transport" {
-                    self.forget(&peer).await;
+                    self.forget().await;
                 }
                 Err(failure)
             }
         }
+    }
+
+    /// Sends one `tools/call`, relaying its progress to `ctx` and cancelling it on the server
+    /// if this future is dropped first (timeout, cancellation, the caller going away).
+    async fn send_call(
+        &self,
+        peer: &Peer<RoleClient>,
+        request: CallToolRequestParams,
+        ctx: &ToolContext,
+    ) -> Result<CallToolResult, ServiceError> {
+        let request = ClientRequest::CallToolRequest(CallToolRequest::new(request));
+        // rmcp stamps every request with its own progress token; route by that one.
+        let handle = peer.send_cancellable_request(request, PeerRequestOptions::no_options()).await?;
+        let mut guard = CancelOnDrop {
+            peer: peer.clone(),
+            id: Some(handle.id.clone()),
+        };
+        let progress = ctx.is_streaming().then(|| {
+            let (tx, rx) = mpsc::unbounded_channel();
+            let token = handle.progress_token.clone();
+            self.shared.relay.progress.lock().unwrap_or_else(PoisonError::into_inner).insert(token.clone(), tx);
+            (rx, Unregister {
+                relay: self.shared.relay.clone(),
+                token,
+            })
+        });
+        let (rx, _unregister) = progress.map_or((None, None), |(rx, u)| (Some(rx), Some(u)));
+        let result = relay_progress(handle.await_response(), rx, ctx).await;
+        guard.id = None;
+        match result? {
+            ServerResult::CallToolResult(result) => Ok(result),
+            _ => Err(ServiceError::UnexpectedResponse),
+        }
+    }
+}
+
+/// Sends `notifications/cancelled` for a request whose caller stopped waiting.
+struct CancelOnDrop {
+    peer: Peer<RoleClient>,
+    id: Option<rmcp::model::RequestId>,
+}
+
+impl Drop for CancelOnDrop {
+    fn drop(&mut self) {
+        let Some(id) = self.id.take() else {
+            return;
+        };
+        let Ok(runtime) = tokio::runtime::Handle::try_current() else {
+            return;
+        };
+        let peer = self.peer.clone();
+        runtime.spawn(async move {
+            let reason = Some("the caller stopped waiting (timeout or cancellation)".to_owned());
+            // A closed connection has nothing left to cancel.
+            let _ = peer.notify_cancelled(CancelledNotificationParam::new(Some(id), reason)).await;
+        });
     }
 }
 
@@ -430,13 +465,13 @@ impl Drop for Unregister {
 }
 
 /// Awaits `call`, passing progress from the server to the tool's context meanwhile.
-async fn relay_progress<F>(
+async fn relay_progress<F, T>(
     call: F,
     progress: Option<mpsc::UnboundedReceiver<(f64, Option<String>)>>,
     ctx: &ToolContext,
-) -> Result<CallToolResult, ServiceError>
+) -> T
 where
-    F: std::future::Future<Output = Result<CallToolResult, ServiceError>>,
+    F: std::future::Future<Output = T>,
 {
     let Some(mut progress) = progress else {
         return call.await;
