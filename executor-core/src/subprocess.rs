@@ -28,7 +28,10 @@ use tokio::io::{AsyncRead, AsyncReadExt, AsyncWriteExt};
 use tokio::process::Command;
 
 use crate::tool::SpecList;
-use crate::{BoxFuture, Classification, FailureKind, ToolContext, ToolExecution, ToolExecutor, ToolFailure, ToolSpec};
+use crate::{
+    BoxFuture, Classification, FailureKind, ToolContext, ToolExecution, ToolExecutor, ToolFailure,
+    ToolSpec,
+};
 
 /// A tool's own time limit when none is set (the seed's default).
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
@@ -162,7 +165,9 @@ pub struct SubprocessToolExecutor {
 
 impl std::fmt::Debug for SubprocessToolExecutor {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_map().entries(self.tools.iter().map(|(n, t)| (n, &t.program))).finish()
+        f.debug_map()
+            .entries(self.tools.iter().map(|(n, t)| (n, &t.program)))
+            .finish()
     }
 }
 
@@ -177,26 +182,24 @@ impl SubprocessToolExecutor {
     pub fn register(&mut self, name: impl Into<String>, tool: SubprocessTool) {
         let name = name.into();
         let tool = Arc::new(tool);
-        match self.index.get(&name) {
-            Some(&i) => self.tools[i].1 = tool,
-            None => {
-                self.index.insert(name.clone(), self.tools.len());
-                self.tools.push((name, tool));
-            }
+        if let Some(&i) = self.index.get(&name) {
+            self.tools[i].1 = tool;
+        } else {
+            self.index.insert(name.clone(), self.tools.len());
+            self.tools.push((name, tool));
         }
-        self.specs = self
-            .tools
-            .iter()
-            .map(|(name, tool)| {
-                let mut spec = tool
-                    .spec
-                    .clone()
-                    .unwrap_or_else(|| ToolSpec::new(name.clone(), "", json!({"type": "object"})));
-                spec.name.clone_from(name);
-                spec.timeout = Some(tool.timeout);
-                Arc::new(spec)
-            })
-            .collect();
+        self.specs =
+            self.tools
+                .iter()
+                .map(|(name, tool)| {
+                    let mut spec = tool.spec.clone().unwrap_or_else(|| {
+                        ToolSpec::new(name.clone(), "", json!({"type": "object"}))
+                    });
+                    spec.name.clone_from(name);
+                    spec.timeout = Some(tool.timeout);
+                    Arc::new(spec)
+                })
+                .collect();
     }
 
     /// Like [`register`](Self::register), chained.
@@ -213,11 +216,21 @@ impl SubprocessToolExecutor {
         self
     }
 
-    async fn run(&self, name: &str, tool: &SubprocessTool, params: &Value, ctx: &ToolContext) -> Result<Value, ToolFailure> {
-        let limit = ctx.remaining().map_or(tool.timeout, |budget| budget.max(tool.timeout));
+    async fn run(
+        &self,
+        name: &str,
+        tool: &SubprocessTool,
+        params: &Value,
+        ctx: &ToolContext,
+    ) -> Result<Value, ToolFailure> {
+        let limit = ctx
+            .remaining()
+            .map_or(tool.timeout, |budget| budget.max(tool.timeout));
         let id = self.next_id.fetch_add(1, Ordering::Relaxed) + 1;
-        let mut line = serde_json::to_vec(&json!({"jsonrpc": "2.0", "method": name, "params": params, "id": id}))
-            .map_err(|e| ToolFailure::internal(format!("request did not serialize: {e}")))?;
+        let mut line = serde_json::to_vec(
+            &json!({"jsonrpc": "2.0", "method": name, "params": params, "id": id}),
+        )
+        .map_err(|e| ToolFailure::internal(format!("request did not serialize: {e}")))?;
         line.push(b'\n');
         let mut command = Command::new(&tool.program);
         command
@@ -242,7 +255,8 @@ impl SubprocessToolExecutor {
         // From here on, leaving this function by any path (timeout, cancellation, the caller
         // dropping the call) kills the whole group.
         let group = Group::new(child.id());
-        let (stdin, stdout, stderr) = (child.stdin.take(), child.stdout.take(), child.stderr.take());
+        let (stdin, stdout, stderr) =
+            (child.stdin.take(), child.stdout.take(), child.stderr.take());
         let write = async move {
             if let Some(mut stdin) = stdin {
                 // A program that exits without reading its input is not an error here.
@@ -263,14 +277,23 @@ impl SubprocessToolExecutor {
             group.kill();
             status
         };
-        let work = async { tokio::join!(wait, write, read_out, read_bounded(stderr, tool.max_stderr, true)) };
+        let work = async {
+            tokio::join!(
+                wait,
+                write,
+                read_out,
+                read_bounded(stderr, tool.max_stderr, true)
+            )
+        };
         let (status, (), out, err) = tokio::select! {
             done = work => done,
             () = tokio::time::sleep(limit) => return Err(ToolFailure::timeout(name, limit)),
             () = ctx.cancelled() => return Err(ToolFailure::cancelled(name)),
         };
         group.disarm();
-        let status = status.map_err(|e| ToolFailure::ordinary(format!("subprocess tool `{name}`: wait failed: {e}")))?;
+        let status = status.map_err(|e| {
+            ToolFailure::ordinary(format!("subprocess tool `{name}`: wait failed: {e}"))
+        })?;
         parse_response(name, id, tool.max_stdout, status, &out, &err)
     }
 }
@@ -293,7 +316,10 @@ impl Group {
         #[cfg(unix)]
         if let Some(pid) = self.pid.and_then(|p| i32::try_from(p).ok()) {
             // ESRCH (the group is already gone) is the expected outcome after a clean exit.
-            let _ = nix::sys::signal::killpg(nix::unistd::Pid::from_raw(pid), nix::sys::signal::Signal::SIGKILL);
+            let _ = nix::sys::signal::killpg(
+                nix::unistd::Pid::from_raw(pid),
+                nix::sys::signal::Signal::SIGKILL,
+            );
         }
     }
 
@@ -367,7 +393,11 @@ fn stderr_note(err: &Captured) -> String {
 fn preview(bytes: &[u8]) -> String {
     const MAX: usize = 200;
     let text = String::from_utf8_lossy(&bytes[..bytes.len().min(MAX)]).into_owned();
-    if bytes.len() > MAX { format!("{text}…") } else { text }
+    if bytes.len() > MAX {
+        format!("{text}…")
+    } else {
+        text
+    }
 }
 
 fn protocol_failure(message: String) -> ToolFailure {
@@ -414,7 +444,9 @@ fn parse_response(
         return Err(not_rpc("`jsonrpc` is not \"2.0\""));
     }
     match response.get("id") {
-        Some(got) if *got != json!(id) && !got.is_null() => return Err(not_rpc(&format!("`id` is {got}, expected {id}"))),
+        Some(got) if *got != json!(id) && !got.is_null() => {
+            return Err(not_rpc(&format!("`id` is {got}, expected {id}")));
+        }
         _ => {}
     }
     if let Some(error) = response.get("error") {
@@ -428,25 +460,29 @@ fn parse_response(
 
 /// The program's JSON-RPC error as a failure.
 fn tool_error(name: &str, error: &Value) -> ToolFailure {
-    let message = error
-        .get("message")
-        .and_then(Value::as_str)
-        .map_or_else(|| format!("subprocess tool `{name}` failed: {error}"), str::to_owned);
+    let message = error.get("message").and_then(Value::as_str).map_or_else(
+        || format!("subprocess tool `{name}` failed: {error}"),
+        str::to_owned,
+    );
     let mut failure = match error.get("code").and_then(Value::as_i64) {
         Some(-32602) => ToolFailure::invalid_arguments(message),
         _ => ToolFailure::ordinary(message).with_code("subprocess_error"),
     };
     let data = error.get("data");
-    if data.and_then(|d| d.get("classification")).and_then(Value::as_str) == Some("terminal") {
+    if data
+        .and_then(|d| d.get("classification"))
+        .and_then(Value::as_str)
+        == Some("terminal")
+    {
         failure = failure.with_classification(Classification::Terminal);
     }
     if let Some(code) = data.and_then(|d| d.get("code")).and_then(Value::as_str) {
         failure = failure.with_code(code.to_owned());
     }
-    if failure.kind() == FailureKind::Tool {
-        if let Some(data) = data {
-            failure = failure.with_data(data.clone());
-        }
+    if let Some(data) = data
+        && failure.kind() == FailureKind::Tool
+    {
+        failure = failure.with_data(data.clone());
     }
     failure
 }
@@ -468,7 +504,7 @@ impl ToolExecutor for SubprocessToolExecutor {
         };
         let entry = Arc::clone(&self.tools[i].1);
         Box::pin(async move {
-            self.run(tool, &entry, params, &ctx)
+            Box::pin(self.run(tool, &entry, params, &ctx))
                 .await
                 .map(ToolExecution::output_only)
         })

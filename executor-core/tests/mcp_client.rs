@@ -50,55 +50,109 @@ async fn lists_tools_as_specs_with_unwrapped_output_schemas() {
     let (executor, _server) = connect(false).await;
     let specs = executor.specs();
     let names: Vec<&str> = specs.iter().map(|s| s.name.as_str()).collect();
-    assert_eq!(names, ["add", "echo", "forecast", "refuse", "leak", "boom", "wait", "count"]);
+    assert_eq!(
+        names,
+        [
+            "add", "echo", "forecast", "refuse", "leak", "boom", "wait", "count"
+        ]
+    );
     let add = &specs[0];
     assert_eq!(add.description, "Adds two integers.");
     assert_eq!(add.input_schema["required"], json!(["a", "b"]));
-    assert_eq!(add.output_schema, Some(json!({"type": "integer", "format": "int64"})), "the {{result}} wrapper is removed");
+    assert_eq!(
+        add.output_schema,
+        Some(json!({"type": "integer", "format": "int64"})),
+        "the {{result}} wrapper is removed"
+    );
     assert_eq!(add.annotations.read_only, Some(true));
     assert_eq!(specs[2].annotations.title.as_deref(), Some("Forecast"));
     assert_eq!(specs[2].output_schema.as_ref().unwrap()["type"], "object");
-    assert!(std::sync::Arc::ptr_eq(&specs, &executor.specs()), "specs are cached");
+    assert!(
+        std::sync::Arc::ptr_eq(&specs, &executor.specs()),
+        "specs are cached"
+    );
 }
 
 #[tokio::test]
 async fn calls_return_values_and_failures_keep_their_meaning() {
     let (executor, _server) = connect(false).await;
-    assert_eq!(executor.execute("add", &json!({"a": 2, "b": 40})).await, Ok(json!(42)));
-    assert_eq!(executor.execute("echo", &json!({"text": "hi"})).await, Ok(json!("hi")));
+    assert_eq!(
+        executor.execute("add", &json!({"a": 2, "b": 40})).await,
+        Ok(json!(42))
+    );
+    assert_eq!(
+        executor.execute("echo", &json!({"text": "hi"})).await,
+        Ok(json!("hi"))
+    );
     assert_eq!(
         executor.execute("forecast", &json!({"city": "Oslo"})).await,
         Ok(json!({"city": "Oslo", "high": 21}))
     );
 
     let ctx = || ToolContext::new();
-    let failure = executor.execute_with_context("add", &json!({"a": "x", "b": 1}), ctx()).await.unwrap_err();
+    let failure = executor
+        .execute_with_context("add", &json!({"a": "x", "b": 1}), ctx())
+        .await
+        .unwrap_err();
     assert_eq!(failure.message(), "a: expected i64, got string \"x\"");
     assert_eq!(failure.kind(), FailureKind::InvalidArguments);
 
-    let failure = executor.execute_with_context("refuse", &json!({}), ctx()).await.unwrap_err();
+    let failure = executor
+        .execute_with_context("refuse", &json!({}), ctx())
+        .await
+        .unwrap_err();
     assert_eq!(failure.message(), "not today");
-    assert!(failure.is_terminal(), "our server's classification survives the hop");
+    assert!(
+        failure.is_terminal(),
+        "our server's classification survives the hop"
+    );
     assert_eq!(failure.code(), "refused");
 
-    let failure = executor.execute_with_context("boom", &json!({}), ctx()).await.unwrap_err();
+    let failure = executor
+        .execute_with_context("boom", &json!({}), ctx())
+        .await
+        .unwrap_err();
     assert_eq!(failure.message(), "tool `boom` panicked");
-    assert!(!failure.is_unhandled(), "relayed failures are never unhandled (car#3104)");
+    assert!(
+        !failure.is_unhandled(),
+        "relayed failures are never unhandled (car#3104)"
+    );
 
-    let failure = executor.execute_with_context("nope", &json!({}), ctx()).await.unwrap_err();
-    assert!(failure.is_unhandled(), "a tool the server did not list is not ours");
+    let failure = executor
+        .execute_with_context("nope", &json!({}), ctx())
+        .await
+        .unwrap_err();
+    assert!(
+        failure.is_unhandled(),
+        "a tool the server did not list is not ours"
+    );
     assert_eq!(failure.kind(), FailureKind::UnknownTool);
 
-    let failure = executor.execute_with_context("add", &json!([1, 2]), ctx()).await.unwrap_err();
-    assert_eq!(failure.message(), "arguments: expected an object, got an array");
+    let failure = executor
+        .execute_with_context("add", &json!([1, 2]), ctx())
+        .await
+        .unwrap_err();
+    assert_eq!(
+        failure.message(),
+        "arguments: expected an object, got an array"
+    );
 }
 
 #[tokio::test]
 async fn prefixed_names_route_to_the_server() {
     let (executor, _server) = connect(true).await;
     assert_eq!(executor.specs()[0].name, "mcp_demo_add");
-    assert_eq!(executor.execute("mcp_demo_add", &json!({"a": 1, "b": 2})).await, Ok(json!(3)));
-    assert_eq!(executor.execute("add", &json!({"a": 1, "b": 2})).await, Ok(json!(3)), "bare names too");
+    assert_eq!(
+        executor
+            .execute("mcp_demo_add", &json!({"a": 1, "b": 2}))
+            .await,
+        Ok(json!(3))
+    );
+    assert_eq!(
+        executor.execute("add", &json!({"a": 1, "b": 2})).await,
+        Ok(json!(3)),
+        "bare names too"
+    );
 }
 
 #[tokio::test]
@@ -111,9 +165,15 @@ async fn the_budget_bounds_the_wait_and_cancels_the_remote_call() {
     .await
     .expect("timeout_ms bounds the wait");
     let message = out.unwrap_err();
-    assert!(message.starts_with("tool `wait` timed out after"), "{message}");
+    assert!(
+        message.starts_with("tool `wait` timed out after"),
+        "{message}"
+    );
     wait_until_dropped("client-timeout").await;
-    assert_eq!(executor.execute("add", &json!({"a": 1, "b": 1})).await, Ok(json!(2)));
+    assert_eq!(
+        executor.execute("add", &json!({"a": 1, "b": 1})).await,
+        Ok(json!(2))
+    );
 }
 
 #[tokio::test]
@@ -138,7 +198,10 @@ async fn a_dropped_call_sends_notifications_cancelled() {
 #[tokio::test]
 async fn server_progress_reaches_the_callers_stream() {
     let (executor, _server) = connect(false).await;
-    let mut rx = executor.execute_stream("count", &json!({"to": 4}), "a-1").await.unwrap();
+    let mut rx = executor
+        .execute_stream("count", &json!({"to": 4}), "a-1")
+        .await
+        .unwrap();
     let mut chunks = Vec::new();
     while let Some(chunk) = tokio::time::timeout(WAIT, rx.recv()).await.unwrap() {
         chunks.push(chunk);
@@ -151,7 +214,12 @@ async fn server_progress_reaches_the_callers_stream() {
         })
         .collect();
     assert_eq!(fractions, [0.25, 0.5, 0.75, 1.0]);
-    assert_eq!(chunks.last(), Some(&ToolStreamChunk::Done { result: Some(json!(4)) }));
+    assert_eq!(
+        chunks.last(),
+        Some(&ToolStreamChunk::Done {
+            result: Some(json!(4))
+        })
+    );
 }
 
 #[tokio::test]
@@ -159,9 +227,15 @@ async fn a_server_that_went_away_is_an_ordinary_failure() {
     let (executor, server) = connect(false).await;
     server.cancel();
     tokio::time::sleep(Duration::from_millis(100)).await;
-    let failure = tokio::time::timeout(WAIT, executor.execute_with_context("add", &json!({"a": 1, "b": 1}), ToolContext::new()))
-        .await
-        .expect("no hang when the server is gone")
-        .unwrap_err();
-    assert!(!failure.is_terminal() && !failure.is_unhandled(), "{failure:?}");
+    let failure = tokio::time::timeout(
+        WAIT,
+        executor.execute_with_context("add", &json!({"a": 1, "b": 1}), ToolContext::new()),
+    )
+    .await
+    .expect("no hang when the server is gone")
+    .unwrap_err();
+    assert!(
+        !failure.is_terminal() && !failure.is_unhandled(),
+        "{failure:?}"
+    );
 }

@@ -10,7 +10,9 @@ use std::time::Duration;
 use executor_core::mcp::McpServer;
 use mcp_tools::{dropped, tools};
 use serde_json::{Value, json};
-use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader, DuplexStream, Lines, ReadHalf, WriteHalf};
+use tokio::io::{
+    AsyncBufReadExt, AsyncWriteExt, BufReader, DuplexStream, Lines, ReadHalf, WriteHalf,
+};
 
 const WAIT: Duration = Duration::from_secs(10);
 
@@ -59,7 +61,10 @@ impl Wire {
             if message.get("id") == Some(id) {
                 return message;
             }
-            assert!(message.get("id").is_none(), "a response to another request: {message}");
+            assert!(
+                message.get("id").is_none(),
+                "a response to another request: {message}"
+            );
             self.notifications.push(message);
         }
     }
@@ -83,8 +88,12 @@ impl Wire {
     }
 
     async fn call(&mut self, id: i64, name: &str, arguments: Value) -> Value {
-        self.request(id, "tools/call", json!({"name": name, "arguments": arguments}))
-            .await
+        self.request(
+            id,
+            "tools/call",
+            json!({"name": name, "arguments": arguments}),
+        )
+        .await
     }
 }
 
@@ -104,21 +113,37 @@ async fn discover_before_initialize_is_method_not_found_then_the_handshake_works
     assert_eq!(reply["error"]["code"], -32601, "{reply}");
     let reply = wire.request(2, "tools/list", json!({})).await;
     assert_eq!(reply["error"]["code"], -32600, "{reply}");
-    assert_eq!(reply["error"]["message"], "`tools/list` before `initialize`: send `initialize` first");
+    assert_eq!(
+        reply["error"]["message"],
+        "`tools/list` before `initialize`: send `initialize` first"
+    );
 
     let init = wire.initialize().await;
-    assert_eq!(init["result"]["serverInfo"], json!({"name": "executor-core", "version": env!("CARGO_PKG_VERSION")}));
+    assert_eq!(
+        init["result"]["serverInfo"],
+        json!({"name": "executor-core", "version": env!("CARGO_PKG_VERSION")})
+    );
     assert_eq!(init["result"]["protocolVersion"], "2025-06-18");
     assert!(init["result"]["capabilities"]["tools"].is_object());
     let reply = wire.request(3, "server/discover", json!({})).await;
-    assert_eq!(reply["error"]["code"], -32601, "after the handshake too: {reply}");
+    assert_eq!(
+        reply["error"]["code"], -32601,
+        "after the handshake too: {reply}"
+    );
 }
 
 #[tokio::test]
 async fn the_name_and_version_are_settable_and_never_rmcp() {
-    let mut wire = Wire::start(McpServer::new(tools()).with_name("calc").with_version("9.9.9"));
+    let mut wire = Wire::start(
+        McpServer::new(tools())
+            .with_name("calc")
+            .with_version("9.9.9"),
+    );
     let init = wire.initialize().await;
-    assert_eq!(init["result"]["serverInfo"], json!({"name": "calc", "version": "9.9.9"}));
+    assert_eq!(
+        init["result"]["serverInfo"],
+        json!({"name": "calc", "version": "9.9.9"})
+    );
     // Without a name, the executable's name (this test binary), never rmcp's.
     let mut wire = Wire::start(McpServer::new(tools()));
     let init = wire.initialize().await;
@@ -133,7 +158,12 @@ async fn tools_list_is_the_specs_in_order_with_object_roots() {
     let listed = wire.request(1, "tools/list", json!({})).await;
     let tools = listed["result"]["tools"].as_array().unwrap();
     let names: Vec<&str> = tools.iter().map(|t| t["name"].as_str().unwrap()).collect();
-    assert_eq!(names, ["add", "echo", "forecast", "refuse", "leak", "boom", "wait", "count"]);
+    assert_eq!(
+        names,
+        [
+            "add", "echo", "forecast", "refuse", "leak", "boom", "wait", "count"
+        ]
+    );
     for tool in tools {
         assert_eq!(tool["inputSchema"]["type"], "object", "{tool}");
         assert_eq!(tool["outputSchema"]["type"], "object", "{tool}");
@@ -162,8 +192,14 @@ async fn tools_list_is_the_specs_in_order_with_object_roots() {
     );
     let forecast = &tools[2];
     assert_eq!(forecast["title"], "Forecast");
-    assert_eq!(forecast["annotations"], json!({"title": "Forecast", "openWorldHint": true}));
-    assert_eq!(forecast["outputSchema"]["required"], json!(["city", "high"]));
+    assert_eq!(
+        forecast["annotations"],
+        json!({"title": "Forecast", "openWorldHint": true})
+    );
+    assert_eq!(
+        forecast["outputSchema"]["required"],
+        json!(["city", "high"])
+    );
     let again = wire.request(2, "tools/list", json!({})).await;
     assert_eq!(again["result"], listed["result"], "deterministic");
 }
@@ -178,11 +214,20 @@ async fn calls_answer_structured_content_and_text() {
         json!({"content": [{"type": "text", "text": "42"}], "structuredContent": {"result": 42}, "isError": false})
     );
     let reply = wire.call(2, "echo", json!({"text": "hi"})).await;
-    assert_eq!(reply["result"]["structuredContent"], json!({"result": "hi"}));
+    assert_eq!(
+        reply["result"]["structuredContent"],
+        json!({"result": "hi"})
+    );
     assert_eq!(text(&reply), "hi");
     let reply = wire.call(3, "forecast", json!({"city": "Oslo"})).await;
-    assert_eq!(reply["result"]["structuredContent"], json!({"city": "Oslo", "high": 21}));
-    assert_eq!(serde_json::from_str::<Value>(text(&reply)).unwrap(), json!({"city": "Oslo", "high": 21}));
+    assert_eq!(
+        reply["result"]["structuredContent"],
+        json!({"city": "Oslo", "high": 21})
+    );
+    assert_eq!(
+        serde_json::from_str::<Value>(text(&reply)).unwrap(),
+        json!({"city": "Oslo", "high": 21})
+    );
 }
 
 #[tokio::test]
@@ -198,12 +243,18 @@ async fn failures_are_is_error_results_and_the_server_keeps_answering() {
     );
     let reply = wire.call(2, "refuse", json!({})).await;
     assert_eq!(text(&reply), "not today");
-    assert_eq!(reply["result"]["structuredContent"]["classification"], "terminal");
+    assert_eq!(
+        reply["result"]["structuredContent"]["classification"],
+        "terminal"
+    );
     assert_eq!(reply["result"]["structuredContent"]["code"], "refused");
 
     let reply = wire.call(3, "leak", json!({})).await;
     assert_eq!(text(&reply), executor_core::REDACTED_MESSAGE);
-    assert!(!reply.to_string().contains("hunter2"), "redacted failures stay redacted: {reply}");
+    assert!(
+        !reply.to_string().contains("hunter2"),
+        "redacted failures stay redacted: {reply}"
+    );
 
     let reply = wire.call(4, "boom", json!({})).await;
     assert_eq!(reply["result"]["isError"], true);
@@ -227,22 +278,36 @@ async fn malformed_and_oversized_lines_do_not_stop_the_server() {
     wire.send_raw("this is not json {").await;
     wire.send_raw("").await;
     let reply = wire.call(1, "add", json!({"a": 1, "b": 2})).await;
-    assert_eq!(reply["result"]["structuredContent"], json!({"result": 3}), "unparsable lines are skipped");
+    assert_eq!(
+        reply["result"]["structuredContent"],
+        json!({"result": 3}),
+        "unparsable lines are skipped"
+    );
 
     wire.send_raw(r#"{"jsonrpc":"2.0","id":2}"#).await;
     let reply = wire.response(&json!(2)).await;
     assert_eq!(reply["error"]["code"], -32600, "{reply}");
-    wire.send_raw(r#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"arguments":{}}}"#).await;
+    wire.send_raw(r#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"arguments":{}}}"#)
+        .await;
     let reply = wire.response(&json!(3)).await;
-    assert_eq!(reply["error"]["code"], -32602, "a tools/call without a name: {reply}");
-    assert_eq!(reply["error"]["message"], "invalid params for `tools/call`: missing field `name`");
+    assert_eq!(
+        reply["error"]["code"], -32602,
+        "a tools/call without a name: {reply}"
+    );
+    assert_eq!(
+        reply["error"]["message"],
+        "invalid params for `tools/call`: missing field `name`"
+    );
 
     let huge = "x".repeat(100_000);
     wire.send(json!({"jsonrpc": "2.0", "id": 4, "method": "tools/call", "params": {"name": "echo", "arguments": {"text": huge}}}))
         .await;
     let reply = wire.response(&json!(4)).await;
     assert_eq!(reply["error"]["code"], -32600);
-    assert_eq!(reply["error"]["message"], "request exceeds the 4096-byte limit");
+    assert_eq!(
+        reply["error"]["message"],
+        "request exceeds the 4096-byte limit"
+    );
 
     let reply = wire.call(5, "echo", json!({"text": "still here"})).await;
     assert_eq!(text(&reply), "still here");
@@ -252,7 +317,8 @@ async fn malformed_and_oversized_lines_do_not_stop_the_server() {
 async fn progress_becomes_notifications_when_the_client_sent_a_token() {
     let mut wire = Wire::start(server());
     wire.initialize().await;
-    let params = json!({"name": "count", "arguments": {"to": 4}, "_meta": {"progressToken": "tok-1"}});
+    let params =
+        json!({"name": "count", "arguments": {"to": 4}, "_meta": {"progressToken": "tok-1"}});
     let reply = wire.request(1, "tools/call", params).await;
     assert_eq!(reply["result"]["structuredContent"], json!({"result": 4}));
     let progress: Vec<Value> = wire
@@ -264,7 +330,11 @@ async fn progress_becomes_notifications_when_the_client_sent_a_token() {
             n["params"]["progress"].clone()
         })
         .collect();
-    assert_eq!(progress, [json!(0.25), json!(0.5), json!(0.75), json!(1.0)], "all before the response");
+    assert_eq!(
+        progress,
+        [json!(0.25), json!(0.5), json!(0.75), json!(1.0)],
+        "all before the response"
+    );
     assert_eq!(wire.notifications[0]["params"]["message"], "1 of 4");
 
     // Without a token: no notifications.
@@ -294,8 +364,10 @@ async fn cancelled_notifications_drop_the_running_tool() {
     .expect("the tool's future was dropped");
     // Cancelling again, or something unknown, changes nothing; calls still work and the
     // cancelled request gets no response (the next line is the answer to 9).
-    wire.send(json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 7}}))
-        .await;
+    wire.send(
+        json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 7}}),
+    )
+    .await;
     wire.send(json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 12345}}))
         .await;
     let reply = wire.call(9, "add", json!({"a": 1, "b": 1})).await;

@@ -12,7 +12,9 @@ use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
 
 fn script(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/subprocess").join(name)
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/subprocess")
+        .join(name)
 }
 
 fn sh(name: &str) -> SubprocessTool {
@@ -20,7 +22,8 @@ fn sh(name: &str) -> SubprocessTool {
 }
 
 fn scratch(tag: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("executor-subprocess-{}-{tag}", std::process::id()));
+    let dir =
+        std::env::temp_dir().join(format!("executor-subprocess-{}-{tag}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     dir
@@ -29,7 +32,10 @@ fn scratch(tag: &str) -> PathBuf {
 /// Whether `pid` is still a running process. A zombie (killed, not yet reaped by whatever
 /// parent it was handed to) counts as dead.
 fn alive(pid: u32) -> bool {
-    let Ok(status) = std::process::Command::new("ps").args(["-o", "stat=", "-p", &pid.to_string()]).output() else {
+    let Ok(status) = std::process::Command::new("ps")
+        .args(["-o", "stat=", "-p", &pid.to_string()])
+        .output()
+    else {
         panic!("`ps` is needed to check process liveness");
     };
     let stat = String::from_utf8_lossy(&status.stdout);
@@ -53,7 +59,10 @@ async fn assert_gone(pids: &[u32]) {
 async fn pids_in(file: &Path) -> Vec<u32> {
     for _ in 0..200 {
         if let Ok(text) = std::fs::read_to_string(file) {
-            return text.split_whitespace().map(|p| p.parse().unwrap()).collect();
+            return text
+                .split_whitespace()
+                .map(|p| p.parse().unwrap())
+                .collect();
         }
         tokio::time::sleep(Duration::from_millis(25)).await;
     }
@@ -62,7 +71,8 @@ async fn pids_in(file: &Path) -> Vec<u32> {
 
 #[tokio::test]
 async fn good_script_gets_one_request_line_and_answers() {
-    let tools = SubprocessToolExecutor::new().with_tool("greet", sh("good.sh").arg("--flag").env("GREETING", "hej"));
+    let tools = SubprocessToolExecutor::new()
+        .with_tool("greet", sh("good.sh").arg("--flag").env("GREETING", "hej"));
     let params = json!({"name": "Ada", "tags": ["x", "y"]});
     let out = tools.execute("greet", &params).await.unwrap();
     assert_eq!(out["request"]["method"], "greet");
@@ -75,9 +85,16 @@ async fn good_script_gets_one_request_line_and_answers() {
 
 #[tokio::test]
 async fn specs_list_registered_tools_in_order() {
-    let spec = ToolSpec::new("ignored", "Greets.", json!({"type": "object", "properties": {"name": {"type": "string"}}}));
+    let spec = ToolSpec::new(
+        "ignored",
+        "Greets.",
+        json!({"type": "object", "properties": {"name": {"type": "string"}}}),
+    );
     let tools = SubprocessToolExecutor::new()
-        .with_tool("greet", sh("good.sh").spec(spec).timeout(Duration::from_secs(2)))
+        .with_tool(
+            "greet",
+            sh("good.sh").spec(spec).timeout(Duration::from_secs(2)),
+        )
         .with_tool("junk", sh("garbage.sh"));
     let specs = tools.specs();
     let names: Vec<&str> = specs.iter().map(|s| s.name.as_str()).collect();
@@ -91,7 +108,10 @@ async fn specs_list_registered_tools_in_order() {
 async fn timeout_kills_the_process_group() {
     let dir = scratch("timeout");
     let pidfile = dir.join("pids");
-    let tool = sh("slow.sh").arg(&pidfile).arg("300").timeout(Duration::from_millis(400));
+    let tool = sh("slow.sh")
+        .arg(&pidfile)
+        .arg("300")
+        .timeout(Duration::from_millis(400));
     let tools = SubprocessToolExecutor::new().with_tool("slow", tool);
     let failure = tools
         .execute_with_context("slow", &json!({}), ToolContext::new())
@@ -109,9 +129,14 @@ async fn the_wait_is_the_larger_of_tool_timeout_and_budget() {
     let dir = scratch("budget");
     // The tool's own limit (200 ms) is shorter than the script (1 s); the call's budget
     // (20 s) is what bounds the wait, so the call succeeds (car#266).
-    let tool = sh("slow.sh").arg(dir.join("pids")).arg("1").timeout(Duration::from_millis(200));
+    let tool = sh("slow.sh")
+        .arg(dir.join("pids"))
+        .arg("1")
+        .timeout(Duration::from_millis(200));
     let tools = SubprocessToolExecutor::new().with_tool("slow", tool);
-    let out = tools.execute_with_action("slow", &json!({}), "a-1", Some(20_000)).await;
+    let out = tools
+        .execute_with_action("slow", &json!({}), "a-1", Some(20_000))
+        .await;
     assert_eq!(out, Ok(json!("done")));
 }
 
@@ -119,7 +144,8 @@ async fn the_wait_is_the_larger_of_tool_timeout_and_budget() {
 async fn a_dropped_call_kills_the_process_group() {
     let dir = scratch("drop");
     let pidfile = dir.join("pids");
-    let tools = SubprocessToolExecutor::new().with_tool("slow", sh("slow.sh").arg(&pidfile).arg("300"));
+    let tools =
+        SubprocessToolExecutor::new().with_tool("slow", sh("slow.sh").arg(&pidfile).arg("300"));
     let params = json!({});
     let call = tools.execute("slow", &params);
     let outcome = tokio::time::timeout(Duration::from_secs(60), async {
@@ -138,7 +164,8 @@ async fn a_dropped_call_kills_the_process_group() {
 async fn cancellation_kills_the_process_group() {
     let dir = scratch("cancel");
     let pidfile = dir.join("pids");
-    let tools = SubprocessToolExecutor::new().with_tool("slow", sh("slow.sh").arg(&pidfile).arg("300"));
+    let tools =
+        SubprocessToolExecutor::new().with_tool("slow", sh("slow.sh").arg(&pidfile).arg("300"));
     let token = CancellationToken::new();
     let ctx = ToolContext::new().with_cancellation(token.clone());
     let params = json!({});
@@ -169,31 +196,56 @@ async fn background_children_do_not_outlive_a_successful_call() {
 #[tokio::test]
 async fn garbage_on_stdout_is_a_clear_failure() {
     let tools = SubprocessToolExecutor::new().with_tool("junk", sh("garbage.sh"));
-    let failure = tools.execute_with_context("junk", &json!({}), ToolContext::new()).await.unwrap_err();
+    let failure = tools
+        .execute_with_context("junk", &json!({}), ToolContext::new())
+        .await
+        .unwrap_err();
     assert_eq!(failure.code(), "subprocess_protocol");
     assert!(!failure.is_terminal());
     assert!(
-        failure.message().starts_with("invalid JSON-RPC response from subprocess tool `junk`: expected ident"),
+        failure
+            .message()
+            .starts_with("invalid JSON-RPC response from subprocess tool `junk`: expected ident"),
         "{failure}"
     );
-    assert!(failure.message().contains("(stdout: this is not json)"), "{failure}");
-    assert!(failure.message().ends_with("; stderr: a warning on stderr"), "{failure}");
+    assert!(
+        failure.message().contains("(stdout: this is not json)"),
+        "{failure}"
+    );
+    assert!(
+        failure.message().ends_with("; stderr: a warning on stderr"),
+        "{failure}"
+    );
 }
 
 #[tokio::test]
 async fn non_zero_exit_reports_bounded_stderr() {
-    let tools = SubprocessToolExecutor::new().with_tool("db", sh("exit_nonzero.sh").max_stderr_bytes(64));
-    let failure = tools.execute_with_context("db", &json!({}), ToolContext::new()).await.unwrap_err();
+    let tools =
+        SubprocessToolExecutor::new().with_tool("db", sh("exit_nonzero.sh").max_stderr_bytes(64));
+    let failure = tools
+        .execute_with_context("db", &json!({}), ToolContext::new())
+        .await
+        .unwrap_err();
     let message = failure.message();
     assert_eq!(failure.code(), "subprocess_exit");
-    assert!(message.starts_with("subprocess tool `db` exited with exit status: 3; stderr: fatal: the database is locked"), "{message}");
+    assert!(
+        message.starts_with(
+            "subprocess tool `db` exited with exit status: 3; stderr: fatal: the database is locked"
+        ),
+        "{message}"
+    );
     assert!(message.ends_with("more bytes)"), "{message}");
-    assert!(message.len() < 300, "stderr is bounded: {} bytes", message.len());
+    assert!(
+        message.len() < 300,
+        "stderr is bounded: {} bytes",
+        message.len()
+    );
 }
 
 #[tokio::test]
 async fn oversized_stdout_is_a_clear_failure_and_stops_the_process() {
-    let tools = SubprocessToolExecutor::new().with_tool("flood", sh("flood.sh").max_stdout_bytes(4096));
+    let tools =
+        SubprocessToolExecutor::new().with_tool("flood", sh("flood.sh").max_stdout_bytes(4096));
     let failure = tokio::time::timeout(
         Duration::from_secs(20),
         tools.execute_with_context("flood", &json!({}), ToolContext::new()),
@@ -201,32 +253,53 @@ async fn oversized_stdout_is_a_clear_failure_and_stops_the_process() {
     .await
     .expect("an endless writer is stopped at the bound")
     .unwrap_err();
-    assert_eq!(failure.message(), "subprocess tool `flood` wrote more than 4096 bytes to stdout");
+    assert_eq!(
+        failure.message(),
+        "subprocess tool `flood` wrote more than 4096 bytes to stdout"
+    );
 }
 
 #[tokio::test]
 async fn json_rpc_errors_keep_their_message_and_classification() {
     let tools = SubprocessToolExecutor::new().with_tool("quota", sh("error.sh"));
-    let failure = tools.execute_with_context("quota", &json!({}), ToolContext::new()).await.unwrap_err();
+    let failure = tools
+        .execute_with_context("quota", &json!({}), ToolContext::new())
+        .await
+        .unwrap_err();
     assert_eq!(failure.message(), "quota exhausted");
     assert!(failure.is_terminal());
     assert_eq!(failure.code(), "quota");
     // The seed's string layer sees the message.
-    assert_eq!(tools.execute("quota", &json!({})).await, Err("quota exhausted".to_owned()));
+    assert_eq!(
+        tools.execute("quota", &json!({})).await,
+        Err("quota exhausted".to_owned())
+    );
 }
 
 #[tokio::test]
 async fn a_missing_program_is_a_failure_not_a_panic() {
-    let tools = SubprocessToolExecutor::new().with_tool("ghost", SubprocessTool::new("/nonexistent/tool-binary"));
-    let failure = tools.execute_with_context("ghost", &json!({}), ToolContext::new()).await.unwrap_err();
+    let tools = SubprocessToolExecutor::new()
+        .with_tool("ghost", SubprocessTool::new("/nonexistent/tool-binary"));
+    let failure = tools
+        .execute_with_context("ghost", &json!({}), ToolContext::new())
+        .await
+        .unwrap_err();
     assert_eq!(failure.code(), "subprocess_spawn");
-    assert!(failure.message().starts_with("subprocess tool `ghost`: could not start /nonexistent/tool-binary"), "{failure}");
+    assert!(
+        failure
+            .message()
+            .starts_with("subprocess tool `ghost`: could not start /nonexistent/tool-binary"),
+        "{failure}"
+    );
 }
 
 #[tokio::test]
 async fn unknown_tools_are_unhandled_or_go_to_the_fallback() {
     let tools = SubprocessToolExecutor::new().with_tool("greet", sh("good.sh"));
-    let failure = tools.execute_with_context("nope", &json!({}), ToolContext::new()).await.unwrap_err();
+    let failure = tools
+        .execute_with_context("nope", &json!({}), ToolContext::new())
+        .await
+        .unwrap_err();
     assert!(failure.is_unhandled());
     assert_eq!(failure, ToolFailure::unknown_tool("nope"));
 
@@ -242,6 +315,12 @@ async fn every_call_is_its_own_process_with_its_own_id() {
     let (one, two) = (json!({"n": 1}), json!({"n": 2}));
     let (a, b) = tokio::join!(tools.execute("greet", &one), tools.execute("greet", &two));
     let (a, b) = (a.unwrap(), b.unwrap());
-    assert_eq!((a["request"]["params"]["n"].clone(), b["request"]["params"]["n"].clone()), (json!(1), json!(2)));
+    assert_eq!(
+        (
+            a["request"]["params"]["n"].clone(),
+            b["request"]["params"]["n"].clone()
+        ),
+        (json!(1), json!(2))
+    );
     assert_ne!(a["request"]["id"], b["request"]["id"]);
 }

@@ -8,24 +8,25 @@ use std::process::Stdio;
 use std::sync::{Arc, Mutex, PoisonError, RwLock};
 use std::time::Duration;
 
+use rmcp::ClientHandler;
 use rmcp::model::{
-    CallToolRequest, CallToolRequestParams, CallToolResult, CancelledNotificationParam, ClientCapabilities,
-    ClientConfig, ClientRequest, ErrorCode, Implementation, ProgressNotificationParam, ProgressToken,
-    ServerResult, Tool,
+    CallToolRequest, CallToolRequestParams, CallToolResult, CancelledNotificationParam,
+    ClientCapabilities, ClientConfig, ClientRequest, ErrorCode, Implementation,
+    ProgressNotificationParam, ProgressToken, ServerResult, Tool,
 };
 use rmcp::service::{
-    NotificationContext, Peer, PeerRequestOptions, RoleClient, RunningService, ServiceError, ServiceExt,
+    NotificationContext, Peer, PeerRequestOptions, RoleClient, RunningService, ServiceError,
+    ServiceExt,
 };
 use rmcp::transport::{StreamableHttpClientTransport, TokioChildProcess};
-use rmcp::ClientHandler;
 use serde_json::Value;
 use tokio::sync::mpsc;
 
 use super::convert::{RESULT_KEY, is_object_schema};
 use crate::tool::SpecList;
 use crate::{
-    BoxFuture, Classification, FailureKind, ToolAnnotations, ToolContext, ToolExecution, ToolExecutor, ToolFailure,
-    ToolSpec,
+    BoxFuture, Classification, FailureKind, ToolAnnotations, ToolContext, ToolExecution,
+    ToolExecutor, ToolFailure, ToolSpec,
 };
 
 /// The wait bound when a call carries no budget (the seed system's MCP backstop).
@@ -173,10 +174,13 @@ impl fmt::Display for McpClientError {
 
 impl std::error::Error for McpClientError {}
 
+/// One progress report: the fraction done and a message.
+type Progress = (f64, Option<String>);
+
 /// Routes the server's progress notifications to the calls that asked for them.
 #[derive(Clone, Default)]
 struct Relay {
-    progress: Arc<Mutex<HashMap<ProgressToken, mpsc::UnboundedSender<(f64, Option<String>)>>>>,
+    progress: Arc<Mutex<HashMap<ProgressToken, mpsc::UnboundedSender<Progress>>>>,
 }
 
 impl ClientHandler for Relay {
@@ -187,7 +191,11 @@ impl ClientHandler for Relay {
         )
     }
 
-    async fn on_progress(&self, params: ProgressNotificationParam, _context: NotificationContext<RoleClient>) {
+    async fn on_progress(
+        &self,
+        params: ProgressNotificationParam,
+        _context: NotificationContext<RoleClient>,
+    ) {
         let fraction = match params.total {
             Some(total) if total > 0.0 => params.progress / total,
             _ => params.progress,
@@ -239,7 +247,14 @@ impl fmt::Debug for McpToolExecutor {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("McpToolExecutor")
             .field("server", &self.shared.config.name)
-            .field("tools", &self.specs().iter().map(|s| s.name.clone()).collect::<Vec<_>>())
+            .field(
+                "tools",
+                &self
+                    .specs()
+                    .iter()
+                    .map(|s| s.name.clone())
+                    .collect::<Vec<_>>(),
+            )
             .finish()
     }
 }
@@ -290,7 +305,12 @@ impl McpToolExecutor {
         }
         let relay = self.shared.relay.clone();
         let service = match &self.shared.config.endpoint {
-            Endpoint::Stdio { program, args, env, cwd } => {
+            Endpoint::Stdio {
+                program,
+                args,
+                env,
+                cwd,
+            } => {
                 let mut command = tokio::process::Command::new(program);
                 command.args(args).envs(env.iter().map(|(k, v)| (k, v)));
                 if let Some(dir) = cwd {
@@ -299,7 +319,12 @@ impl McpToolExecutor {
                 let (child, _) = TokioChildProcess::builder(command)
                     .stderr(Stdio::inherit())
                     .spawn()
-                    .map_err(|e| self.error(format_args!("could not start {}: {e}", program.to_string_lossy())))?;
+                    .map_err(|e| {
+                        self.error(format_args!(
+                            "could not start {}: {e}",
+                            program.to_string_lossy()
+                        ))
+                    })?;
                 relay.serve(child).await.map_err(|e| self.error(e))?
             }
             Endpoint::Http { url } => {
@@ -310,7 +335,11 @@ impl McpToolExecutor {
         let peer = service.peer().clone();
         let tools = peer.list_all_tools().await.map_err(|e| self.error(e))?;
         let catalog = self.catalog_of(tools);
-        *self.shared.catalog.write().unwrap_or_else(PoisonError::into_inner) = Arc::new(catalog);
+        *self
+            .shared
+            .catalog
+            .write()
+            .unwrap_or_else(PoisonError::into_inner) = Arc::new(catalog);
         *slot = Some(service);
         Ok(peer)
     }
@@ -333,7 +362,10 @@ impl McpToolExecutor {
                 remote
             };
             routes.insert(exposed.clone(), route);
-            specs.push(Arc::new(ToolSpec { name: exposed, ..spec }));
+            specs.push(Arc::new(ToolSpec {
+                name: exposed,
+                ..spec
+            }));
         }
         Catalog {
             specs: specs.into(),
@@ -344,10 +376,10 @@ impl McpToolExecutor {
     /// A live connection, restarting a server that died.
     async fn peer(&self) -> Result<Peer<RoleClient>, ToolFailure> {
         let mut slot = self.shared.connection.lock().await;
-        if let Some(service) = slot.as_ref() {
-            if !service.peer().is_transport_closed() {
-                return Ok(service.peer().clone());
-            }
+        if let Some(service) = slot.as_ref()
+            && !service.peer().is_transport_closed()
+        {
+            return Ok(service.peer().clone());
         }
         self.reconnect(&mut slot)
             .await
@@ -357,13 +389,28 @@ impl McpToolExecutor {
     /// Forgets a connection that failed, so the next call restarts it.
     async fn forget(&self) {
         let mut slot = self.shared.connection.lock().await;
-        if slot.as_ref().is_some_and(|s| s.peer().is_transport_closed()) {
+        if slot
+            .as_ref()
+            .is_some_and(|s| s.peer().is_transport_closed())
+        {
             slot.take();
         }
     }
 
-    async fn call(&self, tool: &str, params: &Value, ctx: &ToolContext) -> Result<ToolExecution, ToolFailure> {
-        let route = self.shared.catalog.read().unwrap_or_else(PoisonError::into_inner).routes.get(tool).cloned();
+    async fn call(
+        &self,
+        tool: &str,
+        params: &Value,
+        ctx: &ToolContext,
+    ) -> Result<ToolExecution, ToolFailure> {
+        let route = self
+            .shared
+            .catalog
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+            .routes
+            .get(tool)
+            .cloned();
         let Some(route) = route else {
             return Err(ToolFailure::unknown_tool(tool));
         };
@@ -372,7 +419,9 @@ impl McpToolExecutor {
             Value::Null => None,
             other => {
                 let got = crate::__private::describe(other);
-                return Err(ToolFailure::invalid_arguments(format!("arguments: expected an object, got {got}")));
+                return Err(ToolFailure::invalid_arguments(format!(
+                    "arguments: expected an object, got {got}"
+                )));
             }
         };
         let peer = self.peer().await?;
@@ -401,7 +450,9 @@ impl McpToolExecutor {
     ) -> Result<CallToolResult, ServiceError> {
         let request = ClientRequest::CallToolRequest(CallToolRequest::new(request));
         // rmcp stamps every request with its own progress token; route by that one.
-        let handle = peer.send_cancellable_request(request, PeerRequestOptions::no_options()).await?;
+        let handle = peer
+            .send_cancellable_request(request, PeerRequestOptions::no_options())
+            .await?;
         let mut guard = CancelOnDrop {
             peer: peer.clone(),
             id: Some(handle.id.clone()),
@@ -409,11 +460,19 @@ impl McpToolExecutor {
         let progress = ctx.is_streaming().then(|| {
             let (tx, rx) = mpsc::unbounded_channel();
             let token = handle.progress_token.clone();
-            self.shared.relay.progress.lock().unwrap_or_else(PoisonError::into_inner).insert(token.clone(), tx);
-            (rx, Unregister {
-                relay: self.shared.relay.clone(),
-                token,
-            })
+            self.shared
+                .relay
+                .progress
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .insert(token.clone(), tx);
+            (
+                rx,
+                Unregister {
+                    relay: self.shared.relay.clone(),
+                    token,
+                },
+            )
         });
         let (rx, _unregister) = progress.map_or((None, None), |(rx, u)| (Some(rx), Some(u)));
         let result = relay_progress(handle.await_response(), rx, ctx).await;
@@ -443,7 +502,9 @@ impl Drop for CancelOnDrop {
         runtime.spawn(async move {
             let reason = Some("the caller stopped waiting (timeout or cancellation)".to_owned());
             // A closed connection has nothing left to cancel.
-            let _ = peer.notify_cancelled(CancelledNotificationParam::new(Some(id), reason)).await;
+            let _ = peer
+                .notify_cancelled(CancelledNotificationParam::new(Some(id), reason))
+                .await;
         });
     }
 }
@@ -467,7 +528,7 @@ impl Drop for Unregister {
 /// Awaits `call`, passing progress from the server to the tool's context meanwhile.
 async fn relay_progress<F, T>(
     call: F,
-    progress: Option<mpsc::UnboundedReceiver<(f64, Option<String>)>>,
+    progress: Option<mpsc::UnboundedReceiver<Progress>>,
     ctx: &ToolContext,
 ) -> T
 where
@@ -488,7 +549,11 @@ where
 /// A listed MCP tool as a spec, and whether its results are `{"result": …}`-wrapped.
 fn spec_of(tool: &Tool) -> (ToolSpec, bool) {
     let description = tool.description.as_deref().unwrap_or_default();
-    let mut spec = ToolSpec::new(tool.name.to_string(), description, Value::Object((*tool.input_schema).clone()));
+    let mut spec = ToolSpec::new(
+        tool.name.to_string(),
+        description,
+        Value::Object((*tool.input_schema).clone()),
+    );
     let mut unwrap = false;
     if let Some(schema) = &tool.output_schema {
         let schema = Value::Object((**schema).clone());
@@ -524,11 +589,17 @@ fn is_wrapper(schema: &Value) -> bool {
         return false;
     };
     is_object_schema(schema)
-        && map.get("properties").and_then(Value::as_object).is_some_and(|p| p.len() == 1 && p.contains_key(RESULT_KEY))
-        && map.get("required") == Some(&Value::Array(vec![RESULT_KEY.into()]))
         && map
-            .keys()
-            .all(|k| matches!(k.as_str(), "type" | "properties" | "required" | "$defs" | "title" | "description"))
+            .get("properties")
+            .and_then(Value::as_object)
+            .is_some_and(|p| p.len() == 1 && p.contains_key(RESULT_KEY))
+        && map.get("required") == Some(&Value::Array(vec![RESULT_KEY.into()]))
+        && map.keys().all(|k| {
+            matches!(
+                k.as_str(),
+                "type" | "properties" | "required" | "$defs" | "title" | "description"
+            )
+        })
 }
 
 fn texts(result: &CallToolResult) -> Vec<&str> {
@@ -540,7 +611,11 @@ fn texts(result: &CallToolResult) -> Vec<&str> {
 }
 
 /// A `tools/call` result as an output or a failure.
-fn from_result(tool: &str, result: CallToolResult, unwrap: bool) -> Result<ToolExecution, ToolFailure> {
+fn from_result(
+    tool: &str,
+    result: CallToolResult,
+    unwrap: bool,
+) -> Result<ToolExecution, ToolFailure> {
     if result.is_error == Some(true) {
         let text = texts(&result).join("\n");
         let text = if text.is_empty() {
@@ -551,7 +626,9 @@ fn from_result(tool: &str, result: CallToolResult, unwrap: bool) -> Result<ToolE
         return Err(relayed_failure(text, result.structured_content.as_ref()));
     }
     let output = match result.structured_content {
-        Some(Value::Object(mut map)) if unwrap && map.len() == 1 && map.contains_key(RESULT_KEY) => {
+        Some(Value::Object(mut map))
+            if unwrap && map.len() == 1 && map.contains_key(RESULT_KEY) =>
+        {
             map.remove(RESULT_KEY).unwrap_or_default()
         }
         Some(structured) => structured,
@@ -604,16 +681,18 @@ fn from_service_error(tool: &str, server: &str, error: ServiceError) -> ToolFail
         ServiceError::McpError(e) if e.code == ErrorCode::INVALID_PARAMS => {
             ToolFailure::invalid_arguments(format!("tool `{tool}`: {}", e.message))
         }
-        ServiceError::McpError(e) => ToolFailure::ordinary(format!("MCP error from `{server}`: {}", e.message))
-            .with_kind(FailureKind::Internal)
-            .with_code(format!("mcp_error_{}", e.code.0)),
+        ServiceError::McpError(e) => {
+            ToolFailure::ordinary(format!("MCP error from `{server}`: {}", e.message))
+                .with_kind(FailureKind::Internal)
+                .with_code(format!("mcp_error_{}", e.code.0))
+        }
         ServiceError::Timeout { timeout } => ToolFailure::timeout(tool, timeout),
         ServiceError::Cancelled { .. } => ToolFailure::cancelled(tool),
-        ServiceError::TransportClosed | ServiceError::TransportSend(_) => {
-            ToolFailure::ordinary(format!("MCP server `{server}` closed the connection during `{tool}`"))
-                .with_kind(FailureKind::Internal)
-                .with_code("mcp_transport")
-        }
+        ServiceError::TransportClosed | ServiceError::TransportSend(_) => ToolFailure::ordinary(
+            format!("MCP server `{server}` closed the connection during `{tool}`"),
+        )
+        .with_kind(FailureKind::Internal)
+        .with_code("mcp_transport"),
         other => ToolFailure::ordinary(format!("MCP server `{server}`: {other}"))
             .with_kind(FailureKind::Internal)
             .with_code("mcp_protocol"),
@@ -631,7 +710,13 @@ impl ToolExecutor for McpToolExecutor {
     ) -> BoxFuture<'a, Result<ToolExecution, ToolFailure>> {
         Box::pin(async move {
             let backstop = Some(self.shared.config.request_timeout);
-            crate::__private::drive(tool, &ctx, backstop, self.call(tool, params, &ctx)).await
+            crate::__private::drive(
+                tool,
+                &ctx,
+                backstop,
+                Box::pin(self.call(tool, params, &ctx)),
+            )
+            .await
         })
     }
 
@@ -641,10 +726,22 @@ impl ToolExecutor for McpToolExecutor {
         params: &'a Value,
         action_id: &'a str,
     ) -> BoxFuture<'a, Result<mpsc::Receiver<crate::ToolStreamChunk>, String>> {
-        Box::pin(std::future::ready(crate::spawn_stream(self.clone(), tool, params, action_id)))
+        Box::pin(std::future::ready(crate::spawn_stream(
+            self.clone(),
+            tool,
+            params,
+            action_id,
+        )))
     }
 
     fn specs(&self) -> SpecList {
-        Arc::clone(&self.shared.catalog.read().unwrap_or_else(PoisonError::into_inner).specs)
+        Arc::clone(
+            &self
+                .shared
+                .catalog
+                .read()
+                .unwrap_or_else(PoisonError::into_inner)
+                .specs,
+        )
     }
 }

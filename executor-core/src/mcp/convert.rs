@@ -9,7 +9,9 @@
 use std::borrow::Cow;
 use std::sync::Arc;
 
-use rmcp::model::{CallToolResult, ContentBlock, JsonObject, Tool, ToolAnnotations as McpAnnotations};
+use rmcp::model::{
+    CallToolResult, ContentBlock, JsonObject, Tool, ToolAnnotations as McpAnnotations,
+};
 use serde_json::{Map, Value};
 
 use crate::ToolSpec;
@@ -32,19 +34,10 @@ pub(crate) fn is_object_schema(schema: &Value) -> bool {
 
 /// The input schema as MCP wants it: an object whose root says `type: object`.
 fn input_schema(schema: &Value) -> JsonObject {
-    match schema {
-        Value::Object(map) => {
-            let mut map = map.clone();
-            map.entry("type").or_insert_with(|| "object".into());
-            map
-        }
-        // A tool without a usable schema takes any object.
-        _ => {
-            let mut map = Map::new();
-            map.insert("type".into(), "object".into());
-            map
-        }
-    }
+    // A tool without a usable schema takes any object.
+    let mut map = schema.as_object().cloned().unwrap_or_default();
+    map.entry("type").or_insert_with(|| "object".into());
+    map
 }
 
 /// Wraps a non-object output schema as `{"result": schema}`, hoisting `$defs` to the root.
@@ -80,7 +73,11 @@ fn annotations(spec: &ToolSpec) -> Option<McpAnnotations> {
 /// The MCP tool for `spec`, built once per spec list.
 pub(crate) fn listed(spec: &ToolSpec) -> Listed {
     let description = (!spec.description.is_empty()).then(|| Cow::Owned(spec.description.clone()));
-    let mut tool = Tool::new_with_raw(spec.name.clone(), description, Arc::new(input_schema(&spec.input_schema)));
+    let mut tool = Tool::new_with_raw(
+        spec.name.clone(),
+        description,
+        Arc::new(input_schema(&spec.input_schema)),
+    );
     let wrap = match &spec.output_schema {
         Some(schema) if is_object_schema(schema) => {
             if let Value::Object(map) = schema {
@@ -171,6 +168,9 @@ mod tests {
     #[test]
     fn input_schema_root_is_an_object() {
         let spec = ToolSpec::new("t", "", json!(true));
-        assert_eq!(Value::Object((*listed(&spec).tool.input_schema).clone()), json!({"type": "object"}));
+        assert_eq!(
+            Value::Object((*listed(&spec).tool.input_schema).clone()),
+            json!({"type": "object"})
+        );
     }
 }

@@ -61,7 +61,11 @@ impl McpServer {
     ///
     /// # Errors
     /// When accepting a connection fails.
-    pub async fn serve_http_on(self, listener: TcpListener, shutdown: CancellationToken) -> io::Result<()> {
+    pub async fn serve_http_on(
+        self,
+        listener: TcpListener,
+        shutdown: CancellationToken,
+    ) -> io::Result<()> {
         let config = StreamableHttpServerConfig::default()
             .with_cancellation_token(shutdown.child_token())
             .with_max_request_body_bytes(self.inner.max_request_bytes);

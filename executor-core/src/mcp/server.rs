@@ -4,13 +4,13 @@ use std::collections::HashMap;
 use std::fmt;
 use std::sync::{Arc, Mutex, PoisonError};
 
+use rmcp::ServerHandler;
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, DiscoverRequestMethod, DiscoverResult, ErrorCode, ErrorData,
-    Implementation, ListToolsResult, PaginatedRequestParams, ProgressNotificationParam, ProgressToken,
-    ServerCapabilities, ServerConfig,
+    CallToolRequestParams, CallToolResponse, DiscoverRequestMethod, DiscoverResult, ErrorCode,
+    ErrorData, Implementation, ListToolsResult, PaginatedRequestParams, ProgressNotificationParam,
+    ProgressToken, ServerCapabilities, ServerConfig,
 };
 use rmcp::service::{Peer, RequestContext, RoleServer};
-use rmcp::ServerHandler;
 use serde_json::Value;
 use tokio::sync::mpsc;
 
@@ -117,7 +117,9 @@ impl McpServer {
             },
         };
         f(&mut inner);
-        Self { inner: Arc::new(inner) }
+        Self {
+            inner: Arc::new(inner),
+        }
     }
 
     /// Sets the name reported in `serverInfo`.
@@ -163,11 +165,15 @@ impl McpServer {
     /// The listing for the executor's current specs; rebuilt only when the spec list changes.
     fn catalog(&self) -> Arc<Catalog> {
         let specs = self.inner.executor.specs();
-        let mut cached = self.inner.catalog.lock().unwrap_or_else(PoisonError::into_inner);
-        if let Some(catalog) = cached.as_ref() {
-            if Arc::ptr_eq(&catalog.specs, &specs) {
-                return Arc::clone(catalog);
-            }
+        let mut cached = self
+            .inner
+            .catalog
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        if let Some(catalog) = cached.as_ref()
+            && Arc::ptr_eq(&catalog.specs, &specs)
+        {
+            return Arc::clone(catalog);
         }
         let tools: Vec<Listed> = specs.iter().map(|s| convert::listed(s)).collect();
         let index = specs
@@ -175,7 +181,11 @@ impl McpServer {
             .enumerate()
             .map(|(i, s)| (s.name.clone().into_boxed_str(), i))
             .collect();
-        let catalog = Arc::new(Catalog { specs, tools, index });
+        let catalog = Arc::new(Catalog {
+            specs,
+            tools,
+            index,
+        });
         *cached = Some(Arc::clone(&catalog));
         catalog
     }
@@ -214,15 +224,23 @@ impl McpServer {
                 Ok(convert::success(execution.output, wrap).into())
             }
             Err(failure) => match for_mcp(&failure) {
-                McpOutcome::ToolError { text, structured } => Ok(convert::tool_error(text, structured).into()),
-                McpOutcome::ProtocolError { code, message } => Err(ErrorData::new(ErrorCode(code), message, None)),
+                McpOutcome::ToolError { text, structured } => {
+                    Ok(convert::tool_error(text, structured).into())
+                }
+                McpOutcome::ProtocolError { code, message } => {
+                    Err(ErrorData::new(ErrorCode(code), message, None))
+                }
             },
         }
     }
 }
 
 /// Sends the tool's progress (and streamed text, as the message) to the client.
-async fn forward_progress(mut rx: mpsc::Receiver<ToolStreamChunk>, peer: Peer<RoleServer>, token: ProgressToken) {
+async fn forward_progress(
+    mut rx: mpsc::Receiver<ToolStreamChunk>,
+    peer: Peer<RoleServer>,
+    token: ProgressToken,
+) {
     let mut last = 0.0;
     while let Some(chunk) = rx.recv().await {
         let (progress, message) = match chunk {
@@ -234,10 +252,9 @@ async fn forward_progress(mut rx: mpsc::Receiver<ToolStreamChunk>, peer: Peer<Ro
         let mut param = ProgressNotificationParam::new(token.clone(), progress);
         param.total = Some(1.0);
         param.message = message;
-        if peer.notify_progress(param).await.is_err() {
-            // The client is gone; keep draining so the tool never blocks on a full stream.
-            continue;
-        }
+        // When the client is gone this fails; keep draining so the tool never blocks on a
+        // full stream.
+        let _ = peer.notify_progress(param).await;
     }
 }
 
@@ -253,7 +270,10 @@ impl ServerHandler for McpServer {
 
     /// This server speaks the `initialize` handshake: `server/discover` is "method not found",
     /// which tells a probing client (the official Python SDK) to fall back to `initialize`.
-    async fn discover(&self, _context: RequestContext<RoleServer>) -> Result<DiscoverResult, ErrorData> {
+    async fn discover(
+        &self,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<DiscoverResult, ErrorData> {
         Err(ErrorData::method_not_found::<DiscoverRequestMethod>())
     }
 

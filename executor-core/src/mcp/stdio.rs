@@ -12,7 +12,10 @@ use std::future::Future;
 use std::io;
 use std::sync::Arc;
 
-use rmcp::model::{CallToolRequestParams, ClientJsonRpcMessage, ClientRequest, ErrorCode, ErrorData, NumberOrString, RequestId, ServerJsonRpcMessage};
+use rmcp::model::{
+    CallToolRequestParams, ClientJsonRpcMessage, ClientRequest, ErrorCode, ErrorData,
+    NumberOrString, RequestId, ServerJsonRpcMessage,
+};
 use rmcp::service::RoleServer;
 use rmcp::transport::Transport;
 use serde_json::Value;
@@ -51,13 +54,21 @@ where
         }
     }
 
-    fn reply_error(&self, id: Option<RequestId>, code: ErrorCode, message: String) -> impl Future<Output = io::Result<()>> + Send + 'static + use<R, W> {
+    fn reply_error(
+        &self,
+        id: Option<RequestId>,
+        code: ErrorCode,
+        message: String,
+    ) -> impl Future<Output = io::Result<()>> + Send + 'static + use<R, W> {
         let reply = ServerJsonRpcMessage::error(ErrorData::new(code, message, None), id);
         write_line(&self.write, &reply)
     }
 
     /// Answers what rmcp would misroute, and holds back requests until `initialize`.
-    async fn gate(&mut self, message: ClientJsonRpcMessage) -> io::Result<Option<ClientJsonRpcMessage>> {
+    async fn gate(
+        &mut self,
+        message: ClientJsonRpcMessage,
+    ) -> io::Result<Option<ClientJsonRpcMessage>> {
         let ClientJsonRpcMessage::Request(request) = message else {
             // Notifications and responses before the handshake have nobody to go to.
             return Ok(self.initialized.then_some(message));
@@ -75,16 +86,25 @@ where
                 "method not found: server/discover (this server uses `initialize`)".to_owned(),
             )),
             // A known method whose params did not parse lands here as a custom request.
-            ClientRequest::CustomRequest(custom) if KNOWN_METHODS.contains(&custom.method.as_str()) => {
-                Some((ErrorCode::INVALID_PARAMS, invalid_params(&custom.method, custom.params.as_ref())))
+            ClientRequest::CustomRequest(custom)
+                if KNOWN_METHODS.contains(&custom.method.as_str()) =>
+            {
+                Some((
+                    ErrorCode::INVALID_PARAMS,
+                    invalid_params(&custom.method, custom.params.as_ref()),
+                ))
             }
-            ClientRequest::CustomRequest(custom) => {
-                Some((ErrorCode::METHOD_NOT_FOUND, format!("method not found: {}", custom.method)))
-            }
+            ClientRequest::CustomRequest(custom) => Some((
+                ErrorCode::METHOD_NOT_FOUND,
+                format!("method not found: {}", custom.method),
+            )),
             _ if self.initialized => None,
             other => Some((
                 ErrorCode::INVALID_REQUEST,
-                format!("`{}` before `initialize`: send `initialize` first", other.method()),
+                format!(
+                    "`{}` before `initialize`: send `initialize` first",
+                    other.method()
+                ),
             )),
         };
         match refusal {
@@ -102,7 +122,8 @@ where
                 Line::Eof => return Ok(None),
                 Line::Oversized(prefix) => {
                     let text = format!("request exceeds the {}-byte limit", self.max_line);
-                    self.reply_error(find_id(&prefix), ErrorCode::INVALID_REQUEST, text).await?;
+                    self.reply_error(find_id(&prefix), ErrorCode::INVALID_REQUEST, text)
+                        .await?;
                     continue;
                 }
                 Line::Complete(bytes) => bytes,
@@ -119,7 +140,8 @@ where
                 Ok(message) => message,
                 Err(e) => {
                     let text = format!("invalid request: {e}");
-                    self.reply_error(id, ErrorCode::INVALID_REQUEST, text).await?;
+                    self.reply_error(id, ErrorCode::INVALID_REQUEST, text)
+                        .await?;
                     continue;
                 }
             };
@@ -131,7 +153,10 @@ where
 }
 
 /// Writes one message as a line. The future owns what it needs, as rmcp's `send` requires.
-fn write_line<W>(write: &Arc<Mutex<W>>, message: &ServerJsonRpcMessage) -> impl Future<Output = io::Result<()>> + Send + 'static + use<W>
+fn write_line<W>(
+    write: &Arc<Mutex<W>>,
+    message: &ServerJsonRpcMessage,
+) -> impl Future<Output = io::Result<()>> + Send + 'static + use<W>
 where
     W: AsyncWrite + Unpin + Send + 'static,
 {
@@ -168,12 +193,17 @@ const KNOWN_METHODS: &[&str] = &[
 
 fn invalid_params(method: &str, params: Option<&Value>) -> String {
     let detail = match method {
-        "tools/call" => serde_json::from_value::<CallToolRequestParams>(params.cloned().unwrap_or(Value::Null))
-            .err()
-            .map(|e| format!(": {e}")),
+        "tools/call" => {
+            serde_json::from_value::<CallToolRequestParams>(params.cloned().unwrap_or(Value::Null))
+                .err()
+                .map(|e| format!(": {e}"))
+        }
         _ => None,
     };
-    format!("invalid params for `{method}`{}", detail.unwrap_or_default())
+    format!(
+        "invalid params for `{method}`{}",
+        detail.unwrap_or_default()
+    )
 }
 
 fn trim(bytes: &[u8]) -> &[u8] {
@@ -220,19 +250,26 @@ async fn read_line<R: AsyncBufRead + Unpin>(read: &mut R, max: usize) -> io::Res
             None => (buf, false),
         };
         let used = chunk.len();
-        if oversized {
-            // Discarding: keep only the prefix already held.
-        } else if line.len() + used > max {
+        if !oversized && line.len() + used > max {
             oversized = true;
-            let room = PREFIX_BYTES.saturating_sub(line.len());
-            line.extend_from_slice(&chunk[..room.min(used)]);
-            line.truncate(PREFIX_BYTES);
+        }
+        // Past the bound, only a prefix (to find the id in) is kept; the rest is discarded.
+        let keep = if oversized {
+            PREFIX_BYTES.saturating_sub(line.len()).min(used)
         } else {
-            line.extend_from_slice(chunk);
+            used
+        };
+        line.extend_from_slice(&chunk[..keep]);
+        if oversized {
+            line.truncate(PREFIX_BYTES);
         }
         read.consume(used);
         if done {
-            return Ok(if oversized { Line::Oversized(line) } else { Line::Complete(line) });
+            return Ok(if oversized {
+                Line::Oversized(line)
+            } else {
+                Line::Complete(line)
+            });
         }
     }
 }
@@ -248,7 +285,10 @@ where
 {
     type Error = io::Error;
 
-    fn send(&mut self, item: ServerJsonRpcMessage) -> impl Future<Output = Result<(), Self::Error>> + Send + 'static {
+    fn send(
+        &mut self,
+        item: ServerJsonRpcMessage,
+    ) -> impl Future<Output = Result<(), Self::Error>> + Send + 'static {
         write_line(&self.write, &item)
     }
 
@@ -288,6 +328,9 @@ mod tests {
             Line::Complete(line) => assert_eq!(line, b"ok\n"),
             _ => panic!("expected the next line"),
         }
-        assert!(matches!(read_line(&mut read, 100).await.unwrap(), Line::Eof));
+        assert!(matches!(
+            read_line(&mut read, 100).await.unwrap(),
+            Line::Eof
+        ));
     }
 }

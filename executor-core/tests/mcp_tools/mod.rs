@@ -4,8 +4,8 @@
 use std::collections::HashSet;
 use std::sync::Mutex;
 
-use executor_core::prelude::*;
 use executor_core::ToolFailure;
+use executor_core::prelude::*;
 use schemars::JsonSchema;
 use serde::Serialize;
 
@@ -13,7 +13,11 @@ static DROPPED: Mutex<Option<HashSet<String>>> = Mutex::new(None);
 
 /// Whether the `wait` call with `key` had its future dropped.
 pub fn dropped(key: &str) -> bool {
-    DROPPED.lock().unwrap().as_ref().is_some_and(|s| s.contains(key))
+    DROPPED
+        .lock()
+        .unwrap()
+        .as_ref()
+        .is_some_and(|s| s.contains(key))
 }
 
 /// Records its key when the future holding it is dropped.
@@ -21,7 +25,11 @@ struct OnDrop(String);
 
 impl Drop for OnDrop {
     fn drop(&mut self) {
-        DROPPED.lock().unwrap().get_or_insert_with(HashSet::new).insert(self.0.clone());
+        DROPPED
+            .lock()
+            .unwrap()
+            .get_or_insert_with(HashSet::new)
+            .insert(self.0.clone());
     }
 }
 
@@ -83,7 +91,8 @@ pub async fn wait(key: &str) -> String {
 #[tool]
 pub async fn count(to: u32, ctx: &ToolContext) -> u32 {
     for i in 1..=to {
-        ctx.progress(f64::from(i) / f64::from(to), format!("{i} of {to}")).await;
+        ctx.progress(f64::from(i) / f64::from(to), format!("{i} of {to}"))
+            .await;
         tokio::task::yield_now().await;
     }
     to
