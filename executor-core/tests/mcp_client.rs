@@ -1,6 +1,6 @@
 //! `McpToolExecutor` against our own `McpServer` on streamable HTTP (in-process, no Python):
 //! listing, unwrapping, failures, budgets, dropped calls and progress.
-#![cfg(feature = "mcp")]
+#![cfg(feature = "mcp-http")]
 
 mod mcp_tools;
 

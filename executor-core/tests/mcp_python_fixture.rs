@@ -209,6 +209,7 @@ async fn a_dead_server_is_restarted_on_the_next_call_and_killed_on_drop() {
     eventually("dropping the executor stops its server", || !alive(second)).await;
 }
 
+#[cfg(feature = "mcp-http")]
 #[tokio::test]
 #[ignore = "needs EXECUTOR_MCP_PYTHON (a Python with `mcp`); run by .ci/mcp-peer.sh"]
 async fn streamable_http() {

@@ -18,7 +18,9 @@ use rmcp::service::{
     NotificationContext, Peer, PeerRequestOptions, RoleClient, RunningService, ServiceError,
     ServiceExt,
 };
-use rmcp::transport::{StreamableHttpClientTransport, TokioChildProcess};
+#[cfg(feature = "mcp-http")]
+use rmcp::transport::StreamableHttpClientTransport;
+use rmcp::transport::TokioChildProcess;
 use serde_json::Value;
 use tokio::sync::mpsc;
 
@@ -35,15 +37,20 @@ const DEFAULT_REQUEST_TIMEOUT: Duration = Duration::from_secs(600);
 /// Where an MCP server runs.
 #[derive(Debug, Clone)]
 enum Endpoint {
-    Stdio {
-        program: OsString,
-        args: Vec<OsString>,
-        env: Vec<(OsString, OsString)>,
-        cwd: Option<PathBuf>,
-    },
+    Stdio(StdioCommand),
+    #[cfg(feature = "mcp-http")]
     Http {
         url: String,
     },
+}
+
+/// The command line of a stdio server.
+#[derive(Debug, Clone)]
+struct StdioCommand {
+    program: OsString,
+    args: Vec<OsString>,
+    env: Vec<(OsString, OsString)>,
+    cwd: Option<PathBuf>,
 }
 
 /// How to reach an MCP server: a command speaking MCP on stdio, or a streamable HTTP URL.
@@ -58,8 +65,6 @@ enum Endpoint {
 ///     .prefixed(true)
 ///     .request_timeout(Duration::from_secs(30));
 /// assert_eq!(config.name(), "files");
-/// let remote = McpServerConfig::http("weather", "http://127.0.0.1:8080/mcp");
-/// assert_eq!(remote.name(), "weather");
 /// ```
 #[derive(Debug, Clone)]
 pub struct McpServerConfig {
@@ -76,17 +81,26 @@ impl McpServerConfig {
     pub fn stdio(name: impl Into<String>, program: impl Into<OsString>) -> Self {
         Self::with_endpoint(
             name,
-            Endpoint::Stdio {
+            Endpoint::Stdio(StdioCommand {
                 program: program.into(),
                 args: Vec::new(),
                 env: Vec::new(),
                 cwd: None,
-            },
+            }),
         )
     }
 
     /// A server at a streamable HTTP `url` (plain `http`; enable reqwest's TLS features in
     /// your own `Cargo.toml` for `https`).
+    ///
+    /// ```
+    /// use executor_core::mcp::McpServerConfig;
+    ///
+    /// let remote = McpServerConfig::http("weather", "http://127.0.0.1:8080/mcp").prefixed(true);
+    /// assert_eq!(remote.name(), "weather");
+    /// ```
+    #[cfg(feature = "mcp-http")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "mcp-http")))]
     #[must_use]
     pub fn http(name: impl Into<String>, url: impl Into<String>) -> Self {
         Self::with_endpoint(name, Endpoint::Http { url: url.into() })
@@ -101,11 +115,21 @@ impl McpServerConfig {
         }
     }
 
+    /// The command line, for a stdio server.
+    #[cfg_attr(not(feature = "mcp-http"), allow(clippy::unnecessary_wraps))] // `None` for HTTP
+    fn command(&mut self) -> Option<&mut StdioCommand> {
+        match &mut self.endpoint {
+            Endpoint::Stdio(command) => Some(command),
+            #[cfg(feature = "mcp-http")]
+            Endpoint::Http { .. } => None,
+        }
+    }
+
     /// Adds a command-line argument (stdio servers).
     #[must_use]
     pub fn arg(mut self, arg: impl Into<OsString>) -> Self {
-        if let Endpoint::Stdio { args, .. } = &mut self.endpoint {
-            args.push(arg.into());
+        if let Some(command) = self.command() {
+            command.args.push(arg.into());
         }
         self
     }
@@ -123,8 +147,8 @@ impl McpServerConfig {
     /// Sets an environment variable (stdio servers).
     #[must_use]
     pub fn env(mut self, key: impl Into<OsString>, value: impl Into<OsString>) -> Self {
-        if let Endpoint::Stdio { env, .. } = &mut self.endpoint {
-            env.push((key.into(), value.into()));
+        if let Some(command) = self.command() {
+            command.env.push((key.into(), value.into()));
         }
         self
     }
@@ -132,8 +156,8 @@ impl McpServerConfig {
     /// Sets the working directory (stdio servers).
     #[must_use]
     pub fn cwd(mut self, dir: impl Into<PathBuf>) -> Self {
-        if let Endpoint::Stdio { cwd, .. } = &mut self.endpoint {
-            *cwd = Some(dir.into());
+        if let Some(command) = self.command() {
+            command.cwd = Some(dir.into());
         }
         self
     }
@@ -305,12 +329,12 @@ impl McpToolExecutor {
         }
         let relay = self.shared.relay.clone();
         let service = match &self.shared.config.endpoint {
-            Endpoint::Stdio {
+            Endpoint::Stdio(StdioCommand {
                 program,
                 args,
                 env,
                 cwd,
-            } => {
+            }) => {
                 let mut command = tokio::process::Command::new(program);
                 command.args(args).envs(env.iter().map(|(k, v)| (k, v)));
                 if let Some(dir) = cwd {
@@ -327,6 +351,7 @@ impl McpToolExecutor {
                     })?;
                 relay.serve(child).await.map_err(|e| self.error(e))?
             }
+            #[cfg(feature = "mcp-http")]
             Endpoint::Http { url } => {
                 let transport = StreamableHttpClientTransport::from_uri(url.as_str());
                 relay.serve(transport).await.map_err(|e| self.error(e))?

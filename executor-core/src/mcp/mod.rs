@@ -2,6 +2,9 @@
 //! clients with [`McpServer`], and use an MCP server's tools as an executor with
 //! [`McpToolExecutor`].
 //!
+//! Feature `mcp` covers stdio both ways (rmcp without its HTTP stack); `mcp-http` adds
+//! streamable HTTP both ways (hyper to serve, reqwest to connect).
+//!
 //! Failures follow [`failure::transport::for_mcp`](crate::failure::transport::for_mcp): a
 //! tool's failure (invalid arguments and panics included) is an `isError` result the model
 //! reads; only an unknown tool or a malformed request is a JSON-RPC error.

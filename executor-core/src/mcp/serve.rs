@@ -1,17 +1,9 @@
 //! Running an [`McpServer`] on stdio, on any byte stream, or on streamable HTTP.
 
 use std::io;
-use std::net::SocketAddr;
-use std::sync::Arc;
 
-use hyper_util::rt::TokioIo;
-use hyper_util::service::TowerToHyperService;
 use rmcp::service::{ServerInitializeError, serve_server};
-use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
-use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
 use tokio::io::{AsyncRead, AsyncWrite};
-use tokio::net::TcpListener;
-use tokio_util::sync::CancellationToken;
 
 use super::server::McpServer;
 use super::stdio::LineTransport;
@@ -46,51 +38,70 @@ impl McpServer {
             Err(e) => Err(io::Error::other(e)),
         }
     }
+}
 
-    /// Serves streamable HTTP on `addr` (every path; clients usually use `/mcp`) until the
-    /// process ends. Only loopback `Host` headers are accepted, against DNS rebinding.
-    ///
-    /// # Errors
-    /// When the address cannot be bound.
-    pub async fn serve_http(self, addr: SocketAddr) -> io::Result<()> {
-        let listener = TcpListener::bind(addr).await?;
-        self.serve_http_on(listener, CancellationToken::new()).await
-    }
+#[cfg(feature = "mcp-http")]
+mod http {
+    use std::io;
+    use std::net::SocketAddr;
+    use std::sync::Arc;
 
-    /// Serves streamable HTTP on a bound listener until `shutdown` fires.
-    ///
-    /// # Errors
-    /// When accepting a connection fails.
-    pub async fn serve_http_on(
-        self,
-        listener: TcpListener,
-        shutdown: CancellationToken,
-    ) -> io::Result<()> {
-        let config = StreamableHttpServerConfig::default()
-            .with_cancellation_token(shutdown.child_token())
-            .with_max_request_body_bytes(self.inner.max_request_bytes);
-        let server = self;
-        let service = StreamableHttpService::new(
-            move || Ok(server.clone()),
-            Arc::new(LocalSessionManager::default()),
-            config,
-        );
-        loop {
-            let (stream, _) = tokio::select! {
-                accepted = listener.accept() => accepted?,
-                () = shutdown.cancelled() => return Ok(()),
-            };
-            let service = TowerToHyperService::new(service.clone());
-            let shutdown = shutdown.clone();
-            tokio::spawn(async move {
-                let connection = hyper::server::conn::http1::Builder::new()
-                    .serve_connection(TokioIo::new(stream), service);
-                tokio::select! {
-                    // A broken connection concerns only its client.
-                    _ = connection => {}
-                    () = shutdown.cancelled() => {}
-                }
-            });
+    use hyper_util::rt::TokioIo;
+    use hyper_util::service::TowerToHyperService;
+    use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+    use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
+    use tokio::net::TcpListener;
+    use tokio_util::sync::CancellationToken;
+
+    use super::McpServer;
+
+    #[cfg_attr(docsrs, doc(cfg(feature = "mcp-http")))]
+    impl McpServer {
+        /// Serves streamable HTTP on `addr` (every path; clients usually use `/mcp`) until the
+        /// process ends. Only loopback `Host` headers are accepted, against DNS rebinding.
+        ///
+        /// # Errors
+        /// When the address cannot be bound.
+        pub async fn serve_http(self, addr: SocketAddr) -> io::Result<()> {
+            let listener = TcpListener::bind(addr).await?;
+            self.serve_http_on(listener, CancellationToken::new()).await
+        }
+
+        /// Serves streamable HTTP on a bound listener until `shutdown` fires.
+        ///
+        /// # Errors
+        /// When accepting a connection fails.
+        pub async fn serve_http_on(
+            self,
+            listener: TcpListener,
+            shutdown: CancellationToken,
+        ) -> io::Result<()> {
+            let config = StreamableHttpServerConfig::default()
+                .with_cancellation_token(shutdown.child_token())
+                .with_max_request_body_bytes(self.inner.max_request_bytes);
+            let server = self;
+            let service = StreamableHttpService::new(
+                move || Ok(server.clone()),
+                Arc::new(LocalSessionManager::default()),
+                config,
+            );
+            loop {
+                let (stream, _) = tokio::select! {
+                    accepted = listener.accept() => accepted?,
+                    () = shutdown.cancelled() => return Ok(()),
+                };
+                let service = TowerToHyperService::new(service.clone());
+                let shutdown = shutdown.clone();
+                tokio::spawn(async move {
+                    let connection = hyper::server::conn::http1::Builder::new()
+                        .serve_connection(TokioIo::new(stream), service);
+                    tokio::select! {
+                        // A broken connection concerns only its client.
+                        _ = connection => {}
+                        () = shutdown.cancelled() => {}
+                    }
+                });
+            }
         }
     }
 }

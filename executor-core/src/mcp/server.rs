@@ -25,7 +25,8 @@ pub const DEFAULT_MAX_REQUEST_BYTES: usize = 8 * 1024 * 1024;
 
 /// Serves a [`ToolExecutor`] — a [`ToolSet`](crate::ToolSet), a `#[tools]` service, an
 /// [`McpToolExecutor`](super::McpToolExecutor) — to any MCP client, on stdio
-/// ([`serve_stdio`](Self::serve_stdio)) or streamable HTTP ([`serve_http`](Self::serve_http)).
+/// ([`serve_stdio`](Self::serve_stdio)) or, with the `mcp-http` feature, streamable HTTP
+/// (`serve_http`, `serve_http_on`).
 ///
 /// - `tools/list` comes from the executor's cached [`specs`](ToolExecutor::specs), in their
 ///   order; the MCP listing is built once per spec list, not per request.
