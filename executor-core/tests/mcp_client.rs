@@ -53,7 +53,7 @@ async fn lists_tools_as_specs_with_unwrapped_output_schemas() {
     assert_eq!(
         names,
         [
-            "add", "echo", "forecast", "refuse", "leak", "boom", "wait", "count"
+            "add", "echo", "forecast", "refuse", "leak", "boom", "wait", "count", "session"
         ]
     );
     let add = &specs[0];
@@ -135,6 +135,21 @@ async fn calls_return_values_and_failures_keep_their_meaning() {
     assert_eq!(
         failure.message(),
         "arguments: expected an object, got an array"
+    );
+}
+
+#[tokio::test]
+async fn tools_see_the_http_session() {
+    let (executor, _server) = connect(false).await;
+    let first = executor.execute("session", &json!({})).await.unwrap();
+    let first = first.as_str().unwrap();
+    assert!(
+        first != "none" && !first.is_empty(),
+        "the Mcp-Session-Id reaches the tool: {first}"
+    );
+    assert_eq!(
+        executor.execute("session", &json!({})).await.unwrap(),
+        first
     );
 }
 

@@ -133,6 +133,26 @@ async fn discover_before_initialize_is_method_not_found_then_the_handshake_works
 }
 
 #[tokio::test]
+async fn each_stdio_connection_is_a_session() {
+    let server = server();
+    let (mut one, mut two) = (Wire::start(server.clone()), Wire::start(server));
+    one.initialize().await;
+    two.initialize().await;
+    let first = text(&one.call(1, "session", json!({})).await).to_owned();
+    assert!(first.starts_with("stdio-"), "{first}");
+    assert_eq!(
+        text(&one.call(2, "session", json!({})).await),
+        first,
+        "stable within a connection"
+    );
+    assert_ne!(
+        text(&two.call(1, "session", json!({})).await),
+        first,
+        "distinct across connections"
+    );
+}
+
+#[tokio::test]
 async fn the_name_and_version_are_settable_and_never_rmcp() {
     let mut wire = Wire::start(
         McpServer::new(tools())
@@ -161,7 +181,7 @@ async fn tools_list_is_the_specs_in_order_with_object_roots() {
     assert_eq!(
         names,
         [
-            "add", "echo", "forecast", "refuse", "leak", "boom", "wait", "count"
+            "add", "echo", "forecast", "refuse", "leak", "boom", "wait", "count", "session"
         ]
     );
     for tool in tools {

@@ -1,6 +1,7 @@
 //! Running an [`McpServer`] on stdio, on any byte stream, or on streamable HTTP.
 
 use std::io;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use rmcp::service::{ServerInitializeError, serve_server};
 use tokio::io::{AsyncRead, AsyncWrite};
@@ -27,8 +28,11 @@ impl McpServer {
         R: AsyncRead + Unpin + Send + 'static,
         W: AsyncWrite + Unpin + Send + 'static,
     {
+        static CONNECTIONS: AtomicU64 = AtomicU64::new(0);
         let max = self.inner.max_request_bytes;
-        match serve_server(self, LineTransport::new(read, write, max)).await {
+        let n = CONNECTIONS.fetch_add(1, Ordering::Relaxed) + 1;
+        let server = self.for_session(format!("stdio-{}-{n}", std::process::id()));
+        match serve_server(server, LineTransport::new(read, write, max)).await {
             Ok(running) => {
                 running.waiting().await.map_err(io::Error::other)?;
                 Ok(())
@@ -58,7 +62,8 @@ mod http {
     #[cfg_attr(docsrs, doc(cfg(feature = "mcp-http")))]
     impl McpServer {
         /// Serves streamable HTTP on `addr` (every path; clients usually use `/mcp`) until the
-        /// process ends. Only loopback `Host` headers are accepted, against DNS rebinding.
+        /// process ends. Only loopback `Host` headers are accepted unless
+        /// [`with_allowed_hosts`](Self::with_allowed_hosts) says otherwise.
         ///
         /// # Errors
         /// When the address cannot be bound.
@@ -76,9 +81,12 @@ mod http {
             listener: TcpListener,
             shutdown: CancellationToken,
         ) -> io::Result<()> {
-            let config = StreamableHttpServerConfig::default()
+            let mut config = StreamableHttpServerConfig::default()
                 .with_cancellation_token(shutdown.child_token())
                 .with_max_request_body_bytes(self.inner.max_request_bytes);
+            if let Some(hosts) = &self.inner.allowed_hosts {
+                config = config.with_allowed_hosts(hosts.clone());
+            }
             let server = self;
             let service = StreamableHttpService::new(
                 move || Ok(server.clone()),

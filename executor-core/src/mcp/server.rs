@@ -54,6 +54,8 @@ pub const DEFAULT_MAX_REQUEST_BYTES: usize = 8 * 1024 * 1024;
 #[derive(Clone)]
 pub struct McpServer {
     pub(crate) inner: Arc<Inner>,
+    /// The session a stdio connection is (HTTP sessions come from `Mcp-Session-Id`).
+    pub(crate) session: Option<Arc<str>>,
 }
 
 pub(crate) struct Inner {
@@ -61,6 +63,7 @@ pub(crate) struct Inner {
     info: Implementation,
     instructions: Option<String>,
     pub(crate) max_request_bytes: usize,
+    pub(crate) allowed_hosts: Option<Vec<String>>,
     catalog: Mutex<Option<Arc<Catalog>>>,
 }
 
@@ -101,8 +104,10 @@ impl McpServer {
                 info: Implementation::new(name, "0.0.0"),
                 instructions: None,
                 max_request_bytes: DEFAULT_MAX_REQUEST_BYTES,
+                allowed_hosts: None,
                 catalog: Mutex::new(None),
             }),
+            session: None,
         }
     }
 
@@ -114,12 +119,14 @@ impl McpServer {
                 info: shared.info.clone(),
                 instructions: shared.instructions.clone(),
                 max_request_bytes: shared.max_request_bytes,
+                allowed_hosts: shared.allowed_hosts.clone(),
                 catalog: Mutex::new(None),
             },
         };
         f(&mut inner);
         Self {
             inner: Arc::new(inner),
+            session: self.session,
         }
     }
 
@@ -149,6 +156,41 @@ impl McpServer {
     #[must_use]
     pub fn with_max_request_bytes(self, bytes: usize) -> Self {
         self.edit(|i| i.max_request_bytes = bytes.max(1024))
+    }
+
+    /// The `Host` headers streamable HTTP accepts (default: `localhost`, `127.0.0.1`, `::1`,
+    /// against DNS rebinding). Entries are host names or `host:port`.
+    #[must_use]
+    pub fn with_allowed_hosts<I, S>(self, hosts: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        let hosts = hosts.into_iter().map(Into::into).collect();
+        self.edit(|i| i.allowed_hosts = Some(hosts))
+    }
+
+    /// A copy serving one stdio connection as session `id`.
+    pub(crate) fn for_session(&self, id: String) -> Self {
+        Self {
+            inner: Arc::clone(&self.inner),
+            session: Some(id.into()),
+        }
+    }
+
+    /// The session a request belongs to: the HTTP `Mcp-Session-Id`, or the stdio connection.
+    fn session_of(&self, context: &RequestContext<RoleServer>) -> Option<String> {
+        #[cfg(feature = "mcp-http")]
+        if let Some(id) = context
+            .extensions
+            .get::<http::request::Parts>()
+            .and_then(|parts| parts.headers.get("mcp-session-id"))
+            .and_then(|value| value.to_str().ok())
+        {
+            return Some(id.to_owned());
+        }
+        let _ = context;
+        self.session.as_deref().map(str::to_owned)
     }
 
     /// The name reported in `serverInfo`.
@@ -200,6 +242,9 @@ impl McpServer {
         let mut ctx = ToolContext::new()
             .with_action_id(context.id.to_string())
             .with_cancellation(context.ct.clone());
+        if let Some(session) = self.session_of(&context) {
+            ctx = ctx.with_session_id(session);
+        }
         let forwarder = context.meta.get_progress_token().map(|token| {
             let (tx, rx) = mpsc::channel(STREAM_CAPACITY);
             ctx = std::mem::take(&mut ctx).with_stream(tx);

@@ -98,6 +98,14 @@ pub async fn count(to: u32, ctx: &ToolContext) -> u32 {
     to
 }
 
+/// The session the call belongs to.
+#[tool]
+pub fn session(ctx: &ToolContext) -> String {
+    ctx.session_id().unwrap_or("none").to_owned()
+}
+
 pub fn tools() -> ToolSet {
-    toolset![add, echo, forecast, refuse, leak, boom, wait, count]
+    toolset![
+        add, echo, forecast, refuse, leak, boom, wait, count, session
+    ]
 }
