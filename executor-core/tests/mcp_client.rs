@@ -17,10 +17,14 @@ const WAIT: Duration = Duration::from_secs(10);
 
 /// Serves the shared tools on an ephemeral port; the token stops the server.
 async fn serve() -> (String, CancellationToken) {
+    serve_with(1 << 20).await
+}
+
+async fn serve_with(max_request_bytes: usize) -> (String, CancellationToken) {
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let url = format!("http://{}/mcp", listener.local_addr().unwrap());
     let shutdown = CancellationToken::new();
-    let server = executor_core::mcp_server!(tools());
+    let server = executor_core::mcp_server!(tools()).with_max_request_bytes(max_request_bytes);
     tokio::spawn(server.serve_http_on(listener, shutdown.clone()));
     (url, shutdown)
 }
@@ -234,6 +238,33 @@ async fn server_progress_reaches_the_callers_stream() {
         Some(&ToolStreamChunk::Done {
             result: Some(json!(4))
         })
+    );
+}
+
+#[tokio::test]
+async fn an_oversized_request_fails_and_the_server_keeps_answering() {
+    let (url, _server) = serve_with(4096).await;
+    let executor = McpToolExecutor::connect(McpServerConfig::http("demo", url))
+        .await
+        .unwrap();
+    let huge = json!({"text": "x".repeat(100_000)});
+    let failure = tokio::time::timeout(
+        WAIT,
+        executor.execute_with_context("echo", &huge, ToolContext::new()),
+    )
+    .await
+    .expect("no hang on an oversized request")
+    .unwrap_err();
+    assert_eq!(failure.code(), "mcp_transport");
+    assert!(
+        failure.message().starts_with(
+            "could not send `echo` to MCP server `demo`: unexpected server response: HTTP 413"
+        ),
+        "{failure}"
+    );
+    assert_eq!(
+        executor.execute("echo", &json!({"text": "small"})).await,
+        Ok(json!("small"))
     );
 }
 

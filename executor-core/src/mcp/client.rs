@@ -713,9 +713,21 @@ fn from_service_error(tool: &str, server: &str, error: ServiceError) -> ToolFail
         }
         ServiceError::Timeout { timeout } => ToolFailure::timeout(tool, timeout),
         ServiceError::Cancelled { .. } => ToolFailure::cancelled(tool),
-        ServiceError::TransportClosed | ServiceError::TransportSend(_) => ToolFailure::ordinary(
-            format!("MCP server `{server}` closed the connection during `{tool}`"),
-        )
+        ServiceError::TransportSend(error) => {
+            // rmcp prefixes the transport's type name; the reason follows "] error: ".
+            let text = error.to_string();
+            let reason = text
+                .split_once("] error: ")
+                .map_or(text.as_str(), |(_, r)| r);
+            ToolFailure::ordinary(format!(
+                "could not send `{tool}` to MCP server `{server}`: {reason}"
+            ))
+            .with_kind(FailureKind::Internal)
+            .with_code("mcp_transport")
+        }
+        ServiceError::TransportClosed => ToolFailure::ordinary(format!(
+            "MCP server `{server}` closed the connection during `{tool}`"
+        ))
         .with_kind(FailureKind::Internal)
         .with_code("mcp_transport"),
         other => ToolFailure::ordinary(format!("MCP server `{server}`: {other}"))
