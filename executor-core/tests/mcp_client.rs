@@ -15,6 +15,12 @@ use tokio_util::sync::CancellationToken;
 
 const WAIT: Duration = Duration::from_secs(10);
 
+/// Shouts; served locally, not by the MCP server.
+#[executor_core::tool]
+fn shout(text: &str) -> String {
+    text.to_uppercase()
+}
+
 /// Serves the shared tools on an ephemeral port; the token stops the server.
 async fn serve() -> (String, CancellationToken) {
     serve_with(1 << 20).await
@@ -122,6 +128,18 @@ async fn calls_return_values_and_failures_keep_their_meaning() {
         "relayed failures are never unhandled (car#3104)"
     );
 
+    // Tools the server does not list can go to a fallback executor instead.
+    let with_fallback = executor
+        .clone()
+        .with_fallback(std::sync::Arc::new(executor_core::toolset![shout]));
+    assert_eq!(
+        with_fallback.execute("shout", &json!({"text": "hi"})).await,
+        Ok(json!("HI"))
+    );
+    assert_eq!(
+        with_fallback.execute("add", &json!({"a": 1, "b": 1})).await,
+        Ok(json!(2))
+    );
     let failure = executor
         .execute_with_context("nope", &json!({}), ctx())
         .await

@@ -265,6 +265,7 @@ struct Shared {
 #[derive(Clone)]
 pub struct McpToolExecutor {
     shared: Arc<Shared>,
+    fallback: Option<Arc<dyn ToolExecutor>>,
 }
 
 impl fmt::Debug for McpToolExecutor {
@@ -279,6 +280,7 @@ impl fmt::Debug for McpToolExecutor {
                     .map(|s| s.name.clone())
                     .collect::<Vec<_>>(),
             )
+            .field("fallback", &self.fallback.is_some())
             .finish()
     }
 }
@@ -298,11 +300,32 @@ impl McpToolExecutor {
                 routes: HashMap::new(),
             })),
         });
-        let executor = Self { shared };
+        let executor = Self {
+            shared,
+            fallback: None,
+        };
         let mut connection = executor.shared.connection.lock().await;
         executor.reconnect(&mut connection).await?;
         drop(connection);
         Ok(executor)
+    }
+
+    /// Sends calls for tools this server does not list to `fallback` (the seed's
+    /// `with_fallback`), instead of failing them as unhandled.
+    #[must_use]
+    pub fn with_fallback(mut self, fallback: Arc<dyn ToolExecutor>) -> Self {
+        self.fallback = Some(fallback);
+        self
+    }
+
+    /// Whether the server listed `tool` (under the name callers use).
+    fn serves(&self, tool: &str) -> bool {
+        self.shared
+            .catalog
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+            .routes
+            .contains_key(tool)
     }
 
     /// The server's name.
@@ -745,6 +768,11 @@ impl ToolExecutor for McpToolExecutor {
         params: &'a Value,
         ctx: ToolContext,
     ) -> BoxFuture<'a, Result<ToolExecution, ToolFailure>> {
+        if let Some(fallback) = &self.fallback
+            && !self.serves(tool)
+        {
+            return fallback.execute_with_context(tool, params, ctx);
+        }
         Box::pin(async move {
             let backstop = Some(self.shared.config.request_timeout);
             crate::__private::drive(

@@ -72,10 +72,12 @@ mod http {
             self.serve_http_on(listener, CancellationToken::new()).await
         }
 
-        /// Serves streamable HTTP on a bound listener until `shutdown` fires.
+        /// Serves streamable HTTP on a bound listener until `shutdown` fires. A failed
+        /// `accept` (a client that hung up, too many open files) is retried after a pause
+        /// rather than ending the server.
         ///
         /// # Errors
-        /// When accepting a connection fails.
+        /// None today; the `Result` leaves room for listener setup that can fail.
         pub async fn serve_http_on(
             self,
             listener: TcpListener,
@@ -94,9 +96,13 @@ mod http {
                 config,
             );
             loop {
-                let (stream, _) = tokio::select! {
-                    accepted = listener.accept() => accepted?,
+                let accepted = tokio::select! {
+                    accepted = listener.accept() => accepted,
                     () = shutdown.cancelled() => return Ok(()),
+                };
+                let Ok((stream, _)) = accepted else {
+                    tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+                    continue;
                 };
                 let service = TowerToHyperService::new(service.clone());
                 let shutdown = shutdown.clone();
