@@ -4,7 +4,8 @@
 #   1. the official Python client against `examples/mcp_server`, on stdio and on streamable
 #      HTTP (tests/peers/mcp/official_client.py);
 #   2. our `McpToolExecutor` against a server written with that SDK
-#      (tests/fixtures/mcp/py_server.py), via the `--ignored` tests in mcp_python_fixture.rs.
+#      (tests/fixtures/mcp/py_server.py), via the `--ignored` tests in mcp_python_fixture.rs;
+#   3. and, closing the circle, against `examples/mcp_server` on stdio (mcp_stdio_demo.rs).
 #
 # The venv lives in target/venv-mcp and is created on first use.
 set -euo pipefail
@@ -50,6 +51,9 @@ fi
 kill "$server_pid"
 wait "$server_pid" 2>/dev/null || true
 trap - EXIT
+
+echo "mcp-peer: McpToolExecutor against examples/mcp_server on stdio"
+EXECUTOR_MCP_DEMO_BIN="$server_bin" cargo test --quiet -p executor-core --all-features --test mcp_stdio_demo -- --ignored
 
 echo "mcp-peer: McpToolExecutor against the Python SDK server"
 EXECUTOR_MCP_PYTHON="$python" cargo test --quiet -p executor-core --all-features --test mcp_python_fixture -- --ignored
