@@ -291,6 +291,43 @@ async fn failures_are_is_error_results_and_the_server_keeps_answering() {
     assert_eq!(reply["result"]["structuredContent"], json!({"result": 2}));
 }
 
+/// A hand-written executor that panics outside any generated code.
+struct Panicky;
+
+impl executor_core::ToolExecutor for Panicky {
+    fn execute<'a>(
+        &'a self,
+        _tool: &'a str,
+        _params: &'a Value,
+    ) -> executor_core::BoxFuture<'a, Result<Value, String>> {
+        Box::pin(async { panic!("hand-written executors can panic too") })
+    }
+
+    fn execute_with_context<'a>(
+        &'a self,
+        tool: &'a str,
+        _params: &'a Value,
+        _ctx: executor_core::ToolContext,
+    ) -> executor_core::BoxFuture<
+        'a,
+        Result<executor_core::ToolExecution, executor_core::ToolFailure>,
+    > {
+        assert!(tool != "eager", "panics before returning a future");
+        Box::pin(async { panic!("panics while polled") })
+    }
+}
+
+#[tokio::test]
+async fn a_panicking_hand_written_executor_still_gets_an_answer() {
+    let mut wire = Wire::start(McpServer::new(Panicky));
+    wire.initialize().await;
+    let reply = wire.call(1, "lazy", json!({})).await;
+    assert_eq!(text(&reply), "tool `lazy` panicked");
+    let reply = wire.call(2, "eager", json!({})).await;
+    assert_eq!(text(&reply), "tool `eager` panicked");
+    assert_eq!(reply["result"]["structuredContent"]["kind"], "internal");
+}
+
 #[tokio::test]
 async fn malformed_and_oversized_lines_do_not_stop_the_server() {
     let mut wire = Wire::start(server().with_max_request_bytes(4096));

@@ -17,7 +17,10 @@ use tokio::sync::mpsc;
 use super::convert::{self, Listed};
 use crate::failure::transport::{McpOutcome, for_mcp};
 use crate::tool::SpecList;
-use crate::{STREAM_CAPACITY, ToolContext, ToolExecutor, ToolStreamChunk};
+use crate::tool::drive::drive;
+use crate::{
+    FailureKind, STREAM_CAPACITY, ToolContext, ToolExecutor, ToolFailure, ToolStreamChunk,
+};
 
 /// The default bound on one stdio request line (8 MiB). Longer requests are answered with an
 /// error instead of being read into memory.
@@ -250,11 +253,20 @@ impl McpServer {
             ctx = std::mem::take(&mut ctx).with_stream(tx);
             tokio::spawn(forward_progress(rx, context.peer.clone(), token))
         });
-        let outcome = self
-            .inner
-            .executor
-            .execute_with_context(&request.name, &params, ctx)
-            .await;
+        // Generated tools catch their own panics; a hand-written executor may not, and a
+        // panic here would lose the response. `drive` with an empty context only catches.
+        let executor = &self.inner.executor;
+        let call = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            executor.execute_with_context(&request.name, &params, ctx)
+        }));
+        let outcome = match call {
+            Ok(fut) => drive(&request.name, &ToolContext::new(), None, fut).await,
+            Err(_) => Err(
+                ToolFailure::ordinary(format!("tool `{}` panicked", request.name))
+                    .with_kind(FailureKind::Internal)
+                    .with_code("panic"),
+            ),
+        };
         if let Some(forwarder) = forwarder {
             // The context (and its sender) is gone, so the forwarder ends once it has sent
             // every progress notification: they all precede the response.
