@@ -147,6 +147,24 @@ impl SubprocessTool {
     pub const fn timeout_limit(&self) -> Duration {
         self.timeout
     }
+
+    /// The command for one call: piped stdio, killed on drop, in its own process group.
+    fn command(&self) -> Command {
+        let mut command = Command::new(&self.program);
+        command
+            .args(&self.args)
+            .envs(self.env.iter().map(|(k, v)| (k, v)))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .kill_on_drop(true);
+        #[cfg(unix)]
+        command.process_group(0);
+        if let Some(dir) = &self.cwd {
+            command.current_dir(dir);
+        }
+        command
+    }
 }
 
 /// Programs as tools, one process per call (see the [module docs](self)).
@@ -232,20 +250,7 @@ impl SubprocessToolExecutor {
         )
         .map_err(|e| ToolFailure::internal(format!("request did not serialize: {e}")))?;
         line.push(b'\n');
-        let mut command = Command::new(&tool.program);
-        command
-            .args(&tool.args)
-            .envs(tool.env.iter().map(|(k, v)| (k, v)))
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .kill_on_drop(true);
-        #[cfg(unix)]
-        command.process_group(0);
-        if let Some(dir) = &tool.cwd {
-            command.current_dir(dir);
-        }
-        let mut child = command.spawn().map_err(|e| {
+        let mut child = tool.command().spawn().map_err(|e| {
             ToolFailure::ordinary(format!(
                 "subprocess tool `{name}`: could not start {}: {e}",
                 tool.program.to_string_lossy()
@@ -277,16 +282,9 @@ impl SubprocessToolExecutor {
             group.kill();
             status
         };
-        let work = async {
-            tokio::join!(
-                wait,
-                write,
-                read_out,
-                read_bounded(stderr, tool.max_stderr, true)
-            )
-        };
+        let read_err = read_bounded(stderr, tool.max_stderr, true);
         let (status, (), out, err) = tokio::select! {
-            done = work => done,
+            done = async { tokio::join!(wait, write, read_out, read_err) } => done,
             () = tokio::time::sleep(limit) => return Err(ToolFailure::timeout(name, limit)),
             () = ctx.cancelled() => return Err(ToolFailure::cancelled(name)),
         };

@@ -1,18 +1,18 @@
 //! `McpToolExecutor`: an MCP server's tools as a [`ToolExecutor`].
 
+mod config;
+mod outcome;
+
 use std::collections::HashMap;
-use std::ffi::OsString;
 use std::fmt;
-use std::path::PathBuf;
 use std::process::Stdio;
 use std::sync::{Arc, Mutex, PoisonError, RwLock};
-use std::time::Duration;
 
 use rmcp::ClientHandler;
 use rmcp::model::{
     CallToolRequest, CallToolRequestParams, CallToolResult, CancelledNotificationParam,
-    ClientCapabilities, ClientConfig, ClientRequest, ErrorCode, Implementation,
-    ProgressNotificationParam, ProgressToken, ServerResult, Tool,
+    ClientCapabilities, ClientConfig, ClientRequest, Implementation, ProgressNotificationParam,
+    ProgressToken, ServerResult, Tool,
 };
 use rmcp::service::{
     NotificationContext, Peer, PeerRequestOptions, RoleClient, RunningService, ServiceError,
@@ -24,179 +24,12 @@ use rmcp::transport::TokioChildProcess;
 use serde_json::Value;
 use tokio::sync::mpsc;
 
-use super::convert::{RESULT_KEY, is_object_schema};
+use config::{Endpoint, StdioCommand};
+pub use config::{McpClientError, McpServerConfig};
+use outcome::{from_result, from_service_error, spec_of};
+
 use crate::tool::SpecList;
-use crate::{
-    BoxFuture, Classification, FailureKind, ToolAnnotations, ToolContext, ToolExecution,
-    ToolExecutor, ToolFailure, ToolSpec,
-};
-
-/// The wait bound when a call carries no budget (the seed system's MCP backstop).
-const DEFAULT_REQUEST_TIMEOUT: Duration = Duration::from_secs(600);
-
-/// Where an MCP server runs.
-#[derive(Debug, Clone)]
-enum Endpoint {
-    Stdio(StdioCommand),
-    #[cfg(feature = "mcp-http")]
-    Http {
-        url: String,
-    },
-}
-
-/// The command line of a stdio server.
-#[derive(Debug, Clone)]
-struct StdioCommand {
-    program: OsString,
-    args: Vec<OsString>,
-    env: Vec<(OsString, OsString)>,
-    cwd: Option<PathBuf>,
-}
-
-/// How to reach an MCP server: a command speaking MCP on stdio, or a streamable HTTP URL.
-///
-/// ```
-/// use executor_core::mcp::McpServerConfig;
-/// use std::time::Duration;
-///
-/// let config = McpServerConfig::stdio("files", "python3")
-///     .arg("server.py")
-///     .env("LOG_LEVEL", "warning")
-///     .prefixed(true)
-///     .request_timeout(Duration::from_secs(30));
-/// assert_eq!(config.name(), "files");
-/// ```
-#[derive(Debug, Clone)]
-pub struct McpServerConfig {
-    name: String,
-    endpoint: Endpoint,
-    prefixed: bool,
-    request_timeout: Duration,
-}
-
-impl McpServerConfig {
-    /// A server started as `program` with piped stdio. It is killed when the executor is
-    /// dropped and restarted on the next call if it dies.
-    #[must_use]
-    pub fn stdio(name: impl Into<String>, program: impl Into<OsString>) -> Self {
-        Self::with_endpoint(
-            name,
-            Endpoint::Stdio(StdioCommand {
-                program: program.into(),
-                args: Vec::new(),
-                env: Vec::new(),
-                cwd: None,
-            }),
-        )
-    }
-
-    /// A server at a streamable HTTP `url` (plain `http`; enable reqwest's TLS features in
-    /// your own `Cargo.toml` for `https`).
-    ///
-    /// ```
-    /// use executor_core::mcp::McpServerConfig;
-    ///
-    /// let remote = McpServerConfig::http("weather", "http://127.0.0.1:8080/mcp").prefixed(true);
-    /// assert_eq!(remote.name(), "weather");
-    /// ```
-    #[cfg(feature = "mcp-http")]
-    #[cfg_attr(docsrs, doc(cfg(feature = "mcp-http")))]
-    #[must_use]
-    pub fn http(name: impl Into<String>, url: impl Into<String>) -> Self {
-        Self::with_endpoint(name, Endpoint::Http { url: url.into() })
-    }
-
-    fn with_endpoint(name: impl Into<String>, endpoint: Endpoint) -> Self {
-        Self {
-            name: name.into(),
-            endpoint,
-            prefixed: false,
-            request_timeout: DEFAULT_REQUEST_TIMEOUT,
-        }
-    }
-
-    /// The command line, for a stdio server.
-    #[cfg_attr(not(feature = "mcp-http"), allow(clippy::unnecessary_wraps))] // `None` for HTTP
-    fn command(&mut self) -> Option<&mut StdioCommand> {
-        match &mut self.endpoint {
-            Endpoint::Stdio(command) => Some(command),
-            #[cfg(feature = "mcp-http")]
-            Endpoint::Http { .. } => None,
-        }
-    }
-
-    /// Adds a command-line argument (stdio servers).
-    #[must_use]
-    pub fn arg(mut self, arg: impl Into<OsString>) -> Self {
-        if let Some(command) = self.command() {
-            command.args.push(arg.into());
-        }
-        self
-    }
-
-    /// Adds command-line arguments (stdio servers).
-    #[must_use]
-    pub fn args<I, S>(self, args: I) -> Self
-    where
-        I: IntoIterator<Item = S>,
-        S: Into<OsString>,
-    {
-        args.into_iter().fold(self, Self::arg)
-    }
-
-    /// Sets an environment variable (stdio servers).
-    #[must_use]
-    pub fn env(mut self, key: impl Into<OsString>, value: impl Into<OsString>) -> Self {
-        if let Some(command) = self.command() {
-            command.env.push((key.into(), value.into()));
-        }
-        self
-    }
-
-    /// Sets the working directory (stdio servers).
-    #[must_use]
-    pub fn cwd(mut self, dir: impl Into<PathBuf>) -> Self {
-        if let Some(command) = self.command() {
-            command.cwd = Some(dir.into());
-        }
-        self
-    }
-
-    /// Names tools `mcp_{server}_{tool}` (the bare name is accepted too).
-    #[must_use]
-    pub const fn prefixed(mut self, prefixed: bool) -> Self {
-        self.prefixed = prefixed;
-        self
-    }
-
-    /// Bounds a call that carries no budget of its own (default 600 s).
-    #[must_use]
-    pub const fn request_timeout(mut self, timeout: Duration) -> Self {
-        self.request_timeout = timeout;
-        self
-    }
-
-    /// The server's name, used in the prefix and in errors.
-    #[must_use]
-    pub fn name(&self) -> &str {
-        &self.name
-    }
-}
-
-/// Connecting to an MCP server failed.
-#[derive(Debug)]
-pub struct McpClientError {
-    server: String,
-    detail: String,
-}
-
-impl fmt::Display for McpClientError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "MCP server `{}`: {}", self.server, self.detail)
-    }
-}
-
-impl std::error::Error for McpClientError {}
+use crate::{BoxFuture, ToolContext, ToolExecution, ToolExecutor, ToolFailure, ToolSpec};
 
 /// One progress report: the fraction done and a message.
 type Progress = (f64, Option<String>);
@@ -591,171 +424,6 @@ where
             result = &mut call => return result,
             Some((fraction, message)) = progress.recv() => ctx.progress(fraction, message).await,
         }
-    }
-}
-
-/// A listed MCP tool as a spec, and whether its results are `{"result": …}`-wrapped.
-fn spec_of(tool: &Tool) -> (ToolSpec, bool) {
-    let description = tool.description.as_deref().unwrap_or_default();
-    let mut spec = ToolSpec::new(
-        tool.name.to_string(),
-        description,
-        Value::Object((*tool.input_schema).clone()),
-    );
-    let mut unwrap = false;
-    if let Some(schema) = &tool.output_schema {
-        let schema = Value::Object((**schema).clone());
-        unwrap = is_wrapper(&schema);
-        spec.output_schema = Some(if unwrap {
-            let mut inner = schema["properties"][RESULT_KEY].clone();
-            if let (Some(defs), Value::Object(map)) = (schema.get("$defs"), &mut inner) {
-                map.insert("$defs".into(), defs.clone());
-            }
-            inner
-        } else {
-            schema
-        });
-    }
-    let mut annotations = ToolAnnotations {
-        title: tool.title.clone(),
-        ..ToolAnnotations::default()
-    };
-    if let Some(a) = &tool.annotations {
-        annotations.title = annotations.title.or_else(|| a.title.clone());
-        annotations.read_only = a.read_only_hint;
-        annotations.destructive = a.destructive_hint;
-        annotations.idempotent = a.idempotent_hint;
-        annotations.open_world = a.open_world_hint;
-    }
-    spec.annotations = annotations;
-    (spec, unwrap)
-}
-
-/// `{"type":"object","properties":{"result":…},"required":["result"]}` and nothing else.
-fn is_wrapper(schema: &Value) -> bool {
-    let Some(map) = schema.as_object() else {
-        return false;
-    };
-    is_object_schema(schema)
-        && map
-            .get("properties")
-            .and_then(Value::as_object)
-            .is_some_and(|p| p.len() == 1 && p.contains_key(RESULT_KEY))
-        && map.get("required") == Some(&Value::Array(vec![RESULT_KEY.into()]))
-        && map.keys().all(|k| {
-            matches!(
-                k.as_str(),
-                "type" | "properties" | "required" | "$defs" | "title" | "description"
-            )
-        })
-}
-
-fn texts(result: &CallToolResult) -> Vec<&str> {
-    result
-        .content
-        .iter()
-        .filter_map(|c| c.as_text().map(|t| t.text.as_str()))
-        .collect()
-}
-
-/// A `tools/call` result as an output or a failure.
-fn from_result(
-    tool: &str,
-    result: CallToolResult,
-    unwrap: bool,
-) -> Result<ToolExecution, ToolFailure> {
-    if result.is_error == Some(true) {
-        let text = texts(&result).join("\n");
-        let text = if text.is_empty() {
-            format!("tool `{tool}` returned isError with no text content")
-        } else {
-            text
-        };
-        return Err(relayed_failure(text, result.structured_content.as_ref()));
-    }
-    let output = match result.structured_content {
-        Some(Value::Object(mut map))
-            if unwrap && map.len() == 1 && map.contains_key(RESULT_KEY) =>
-        {
-            map.remove(RESULT_KEY).unwrap_or_default()
-        }
-        Some(structured) => structured,
-        None => {
-            let texts = texts(&result);
-            if texts.is_empty() {
-                Value::Null
-            } else {
-                Value::String(texts.join("\n"))
-            }
-        }
-    };
-    Ok(ToolExecution::output_only(output))
-}
-
-/// An `isError` result as an ordinary failure. When the server is one of ours its
-/// `structuredContent` carries the code and classification, which are kept; a relayed
-/// failure is never unhandled (car#3104).
-fn relayed_failure(text: String, structured: Option<&Value>) -> ToolFailure {
-    let mut failure = ToolFailure::ordinary(text).with_code("mcp_tool_error");
-    let Some(structured) = structured else {
-        return failure;
-    };
-    if let Some(code) = structured.get("code").and_then(Value::as_str) {
-        failure = failure.with_code(code.to_owned());
-    }
-    if structured.get("classification").and_then(Value::as_str) == Some("terminal") {
-        failure = failure.with_classification(Classification::Terminal);
-    }
-    let kind = match structured.get("kind").and_then(Value::as_str) {
-        Some("invalid_arguments") => FailureKind::InvalidArguments,
-        Some("timeout") => FailureKind::Timeout,
-        Some("cancelled") => FailureKind::Cancelled,
-        Some("internal") => FailureKind::Internal,
-        _ => FailureKind::Tool,
-    };
-    failure = failure.with_kind(kind);
-    if let Some(ms) = structured.get("retry_after_ms").and_then(Value::as_u64) {
-        failure = failure.with_retry_after(Duration::from_millis(ms));
-    }
-    if let Some(data) = structured.get("data") {
-        failure = failure.with_data(data.clone());
-    }
-    failure
-}
-
-/// A protocol or transport error as a failure.
-fn from_service_error(tool: &str, server: &str, error: ServiceError) -> ToolFailure {
-    match error {
-        ServiceError::McpError(e) if e.code == ErrorCode::INVALID_PARAMS => {
-            ToolFailure::invalid_arguments(format!("tool `{tool}`: {}", e.message))
-        }
-        ServiceError::McpError(e) => {
-            ToolFailure::ordinary(format!("MCP error from `{server}`: {}", e.message))
-                .with_kind(FailureKind::Internal)
-                .with_code(format!("mcp_error_{}", e.code.0))
-        }
-        ServiceError::Timeout { timeout } => ToolFailure::timeout(tool, timeout),
-        ServiceError::Cancelled { .. } => ToolFailure::cancelled(tool),
-        ServiceError::TransportSend(error) => {
-            // rmcp prefixes the transport's type name; the reason follows "] error: ".
-            let text = error.to_string();
-            let reason = text
-                .split_once("] error: ")
-                .map_or(text.as_str(), |(_, r)| r);
-            ToolFailure::ordinary(format!(
-                "could not send `{tool}` to MCP server `{server}`: {reason}"
-            ))
-            .with_kind(FailureKind::Internal)
-            .with_code("mcp_transport")
-        }
-        ServiceError::TransportClosed => ToolFailure::ordinary(format!(
-            "MCP server `{server}` closed the connection during `{tool}`"
-        ))
-        .with_kind(FailureKind::Internal)
-        .with_code("mcp_transport"),
-        other => ToolFailure::ordinary(format!("MCP server `{server}`: {other}"))
-            .with_kind(FailureKind::Internal)
-            .with_code("mcp_protocol"),
     }
 }
 
