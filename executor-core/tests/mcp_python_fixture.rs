@@ -227,7 +227,7 @@ async fn streamable_http() {
         .unwrap();
     let url = format!("http://127.0.0.1:{port}/mcp");
     let mut connected = None;
-    for _ in 0..150 {
+    for _ in 0..300 {
         if let Ok(executor) =
             McpToolExecutor::connect(McpServerConfig::http("py", url.clone())).await
         {

@@ -11,16 +11,17 @@ use std::sync::{Arc, Mutex, PoisonError, RwLock};
 use rmcp::ClientHandler;
 use rmcp::model::{
     CallToolRequest, CallToolRequestParams, CallToolResult, CancelledNotificationParam,
-    ClientCapabilities, ClientConfig, ClientRequest, Implementation, ProgressNotificationParam,
-    ProgressToken, ServerResult, Tool,
+    ClientCapabilities, ClientConfig, ClientJsonRpcMessage, ClientRequest, Implementation,
+    JsonRpcNotification, ProgressNotificationParam, ProgressToken, ServerJsonRpcMessage,
+    ServerNotification, ServerResult, Tool,
 };
 use rmcp::service::{
-    NotificationContext, Peer, PeerRequestOptions, RoleClient, RunningService, ServiceError,
-    ServiceExt,
+    Peer, PeerRequestOptions, RoleClient, RunningService, ServiceError, ServiceExt,
 };
 #[cfg(feature = "mcp-http")]
 use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::transport::TokioChildProcess;
+use rmcp::transport::Transport;
 use serde_json::Value;
 use tokio::sync::mpsc;
 
@@ -34,10 +35,21 @@ use crate::{BoxFuture, ToolContext, ToolExecution, ToolExecutor, ToolFailure, To
 /// One progress report: the fraction done and a message.
 type Progress = (f64, Option<String>);
 
+/// How many progress reports for calls not (yet) registered are kept.
+const UNCLAIMED_PROGRESS: usize = 256;
+
 /// Routes the server's progress notifications to the calls that asked for them.
 #[derive(Clone, Default)]
 struct Relay {
-    progress: Arc<Mutex<HashMap<ProgressToken, mpsc::UnboundedSender<Progress>>>>,
+    routes: Arc<Mutex<Routes>>,
+}
+
+#[derive(Default)]
+struct Routes {
+    calls: HashMap<ProgressToken, mpsc::UnboundedSender<Progress>>,
+    /// Progress that arrived before its call registered (the request is on the wire before
+    /// rmcp tells us its token), oldest first and bounded.
+    unclaimed: std::collections::VecDeque<(ProgressToken, Progress)>,
 }
 
 impl ClientHandler for Relay {
@@ -47,20 +59,84 @@ impl ClientHandler for Relay {
             Implementation::new("executor-core", env!("CARGO_PKG_VERSION")),
         )
     }
+}
 
-    async fn on_progress(
-        &self,
-        params: ProgressNotificationParam,
-        _context: NotificationContext<RoleClient>,
-    ) {
+impl Relay {
+    fn route(&self, params: &ProgressNotificationParam) {
         let fraction = match params.total {
             Some(total) if total > 0.0 => params.progress / total,
             _ => params.progress,
         };
-        let routes = self.progress.lock().unwrap_or_else(PoisonError::into_inner);
-        if let Some(tx) = routes.get(&params.progress_token) {
-            let _ = tx.send((fraction, params.message));
+        let progress = (fraction, params.message.clone());
+        let mut routes = self.routes.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(tx) = routes.calls.get(&params.progress_token) {
+            let _ = tx.send(progress);
+        } else {
+            if routes.unclaimed.len() == UNCLAIMED_PROGRESS {
+                routes.unclaimed.pop_front();
+            }
+            routes
+                .unclaimed
+                .push_back((params.progress_token.clone(), progress));
         }
+    }
+
+    /// Routes `token`'s progress to a new channel, starting with what already arrived.
+    fn register(&self, token: ProgressToken) -> mpsc::UnboundedReceiver<Progress> {
+        let (tx, rx) = mpsc::unbounded_channel();
+        let mut routes = self.routes.lock().unwrap_or_else(PoisonError::into_inner);
+        routes.unclaimed.retain(|(t, progress)| {
+            let mine = *t == token;
+            if mine {
+                let _ = tx.send(progress.clone());
+            }
+            !mine
+        });
+        routes.calls.insert(token, tx);
+        rx
+    }
+
+    fn unregister(&self, token: &ProgressToken) {
+        let mut routes = self.routes.lock().unwrap_or_else(PoisonError::into_inner);
+        routes.calls.remove(token);
+        routes.unclaimed.retain(|(t, _)| t != token);
+    }
+}
+
+/// A client transport that routes progress notifications as they are read, in order.
+///
+/// rmcp hands notifications to `ClientHandler::on_progress` in spawned tasks, so the last
+/// progress can arrive after the call's response. Reading them here, before the response is
+/// read, keeps every progress report ahead of the result.
+struct Intercept<T> {
+    inner: T,
+    relay: Relay,
+}
+
+impl<T: Transport<RoleClient>> Transport<RoleClient> for Intercept<T> {
+    type Error = T::Error;
+
+    fn send(
+        &mut self,
+        item: ClientJsonRpcMessage,
+    ) -> impl Future<Output = Result<(), Self::Error>> + Send + 'static {
+        self.inner.send(item)
+    }
+
+    async fn receive(&mut self) -> Option<ServerJsonRpcMessage> {
+        let message = self.inner.receive().await?;
+        if let ServerJsonRpcMessage::Notification(JsonRpcNotification {
+            notification: ServerNotification::ProgressNotification(progress),
+            ..
+        }) = &message
+        {
+            self.relay.route(&progress.params);
+        }
+        Some(message)
+    }
+
+    fn close(&mut self) -> impl Future<Output = Result<(), Self::Error>> + Send {
+        self.inner.close()
     }
 }
 
@@ -192,7 +268,12 @@ impl McpToolExecutor {
                 cwd,
             }) => {
                 let mut command = tokio::process::Command::new(program);
-                command.args(args).envs(env.iter().map(|(k, v)| (k, v)));
+                // rmcp kills the child from a spawned task; should that task never run (the
+                // runtime is shutting down), dropping it still kills the child.
+                command
+                    .args(args)
+                    .envs(env.iter().map(|(k, v)| (k, v)))
+                    .kill_on_drop(true);
                 if let Some(dir) = cwd {
                     command.current_dir(dir);
                 }
@@ -205,11 +286,19 @@ impl McpToolExecutor {
                             program.to_string_lossy()
                         ))
                     })?;
-                relay.serve(child).await.map_err(|e| self.error(e))?
+                let transport = Intercept {
+                    inner: child,
+                    relay: relay.clone(),
+                };
+                relay.serve(transport).await.map_err(|e| self.error(e))?
             }
             #[cfg(feature = "mcp-http")]
             Endpoint::Http { url } => {
                 let transport = StreamableHttpClientTransport::from_uri(url.as_str());
+                let transport = Intercept {
+                    inner: transport,
+                    relay: relay.clone(),
+                };
                 relay.serve(transport).await.map_err(|e| self.error(e))?
             }
         };
@@ -338,24 +427,13 @@ impl McpToolExecutor {
             peer: peer.clone(),
             id: Some(handle.id.clone()),
         };
-        let progress = ctx.is_streaming().then(|| {
-            let (tx, rx) = mpsc::unbounded_channel();
-            let token = handle.progress_token.clone();
-            self.shared
-                .relay
-                .progress
-                .lock()
-                .unwrap_or_else(PoisonError::into_inner)
-                .insert(token.clone(), tx);
-            (
-                rx,
-                Unregister {
-                    relay: self.shared.relay.clone(),
-                    token,
-                },
-            )
-        });
-        let (rx, _unregister) = progress.map_or((None, None), |(rx, u)| (Some(rx), Some(u)));
+        // Every call is registered, streamed or not, so its progress never lingers unclaimed.
+        let token = handle.progress_token.clone();
+        let rx = self.shared.relay.register(token.clone());
+        let _unregister = Unregister {
+            relay: self.shared.relay.clone(),
+            token,
+        };
         let result = relay_progress(handle.await_response(), rx, ctx).await;
         guard.id = None;
         match result? {
@@ -398,30 +476,29 @@ struct Unregister {
 
 impl Drop for Unregister {
     fn drop(&mut self) {
-        self.relay
-            .progress
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .remove(&self.token);
+        self.relay.unregister(&self.token);
     }
 }
 
 /// Awaits `call`, passing progress from the server to the tool's context meanwhile.
 async fn relay_progress<F, T>(
     call: F,
-    progress: Option<mpsc::UnboundedReceiver<Progress>>,
+    mut progress: mpsc::UnboundedReceiver<Progress>,
     ctx: &ToolContext,
 ) -> T
 where
     F: std::future::Future<Output = T>,
 {
-    let Some(mut progress) = progress else {
-        return call.await;
-    };
     let mut call = std::pin::pin!(call);
     loop {
         tokio::select! {
-            result = &mut call => return result,
+            result = &mut call => {
+                // Progress read before the response is already queued: pass it on too.
+                while let Ok((fraction, message)) = progress.try_recv() {
+                    ctx.progress(fraction, message).await;
+                }
+                return result;
+            }
             Some((fraction, message)) = progress.recv() => ctx.progress(fraction, message).await,
         }
     }
@@ -476,5 +553,48 @@ impl ToolExecutor for McpToolExecutor {
                 .unwrap_or_else(PoisonError::into_inner)
                 .specs,
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use rmcp::model::NumberOrString;
+
+    use super::*;
+
+    fn report(token: &ProgressToken, progress: f64) -> ProgressNotificationParam {
+        let mut param = ProgressNotificationParam::new(token.clone(), progress);
+        param.total = Some(4.0);
+        param
+    }
+
+    #[test]
+    fn progress_that_beats_registration_is_delivered_in_order() {
+        let relay = Relay::default();
+        let token = ProgressToken(NumberOrString::Number(7));
+        let other = ProgressToken(NumberOrString::Number(8));
+        relay.route(&report(&token, 1.0));
+        relay.route(&report(&other, 1.0));
+        relay.route(&report(&token, 2.0));
+        let mut rx = relay.register(token.clone());
+        relay.route(&report(&token, 3.0));
+        let got: Vec<f64> = std::iter::from_fn(|| rx.try_recv().ok().map(|p| p.0)).collect();
+        assert_eq!(got, [0.25, 0.5, 0.75]);
+        relay.unregister(&token);
+        relay.unregister(&other);
+        let routes = relay.routes.lock().unwrap();
+        assert!(routes.calls.is_empty() && routes.unclaimed.is_empty());
+    }
+
+    #[test]
+    fn unclaimed_progress_is_bounded() {
+        let relay = Relay::default();
+        for i in 0..1000 {
+            relay.route(&report(&ProgressToken(NumberOrString::Number(i)), 1.0));
+        }
+        assert_eq!(
+            relay.routes.lock().unwrap().unclaimed.len(),
+            UNCLAIMED_PROGRESS
+        );
     }
 }
