@@ -213,7 +213,13 @@
 #[cfg(feature = "a2a")]
 pub mod agent;
 pub mod failure;
+#[cfg(feature = "mcp")]
+#[cfg_attr(docsrs, doc(cfg(feature = "mcp")))]
+pub mod mcp;
 pub mod schema;
+#[cfg(feature = "subprocess")]
+#[cfg_attr(docsrs, doc(cfg(feature = "subprocess")))]
+pub mod subprocess;
 pub mod tool;
 
 #[doc(hidden)]
@@ -232,6 +238,11 @@ pub use tool::{
     ToolContext, ToolExecution, ToolExecutor, ToolSet, ToolSetBuilder, ToolSpec, ToolStreamChunk,
     spawn_stream,
 };
+
+#[cfg(feature = "mcp")]
+pub use mcp::{McpServer, McpServerConfig, McpToolExecutor};
+#[cfg(feature = "subprocess")]
+pub use subprocess::{SubprocessTool, SubprocessToolExecutor};
 
 /// Re-exports for tool authors: `use executor_core::prelude::*;`.
 pub mod prelude {

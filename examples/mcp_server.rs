@@ -1,0 +1,150 @@
+//! The demo tools served over MCP.
+//!
+//! ```text
+//! cargo run -p examples --example mcp_server                        # stdio
+//! cargo run -p examples --example mcp_server -- --http 127.0.0.1:8080   # POST http://127.0.0.1:8080/mcp
+//! ```
+
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use executor_core::prelude::*;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+/// Adds two integers.
+#[tool(read_only, idempotent, open_world = false)]
+fn add(
+    /// The first addend.
+    a: i64,
+    /// The second addend.
+    b: i64,
+) -> i64 {
+    a + b
+}
+
+/// Returns the text it was given.
+#[tool(read_only, idempotent, open_world = false)]
+fn echo(
+    /// The text to echo back.
+    text: &str,
+) -> String {
+    text.to_owned()
+}
+
+/// Why a division failed.
+#[derive(Debug, thiserror::Error, ToolFailure)]
+enum MathError {
+    #[error("division by zero: the divisor `b` must not be 0")]
+    #[failure(terminal, code = "division_by_zero")]
+    DivisionByZero,
+}
+
+/// Divides `a` by `b`.
+#[tool(read_only, idempotent, open_world = false)]
+fn divide(
+    /// The dividend.
+    a: f64,
+    /// The divisor; must not be zero.
+    b: f64,
+) -> Result<f64, MathError> {
+    if b == 0.0 {
+        return Err(MathError::DivisionByZero);
+    }
+    Ok(a / b)
+}
+
+/// Waits `seconds`, reporting progress every 100 ms. Cancel it to stop early.
+#[tool(read_only, open_world = false)]
+async fn slow(
+    /// How long to wait, in seconds.
+    seconds: u64,
+    ctx: &ToolContext,
+) -> String {
+    let ticks = seconds.saturating_mul(10).max(1);
+    for tick in 1..=ticks {
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        #[allow(clippy::cast_precision_loss)] // tick counts stay far below 2^52
+        let fraction = tick as f64 / ticks as f64;
+        ctx.progress(fraction, format!("{tick}/{ticks}")).await;
+    }
+    format!("waited {seconds}s")
+}
+
+/// A temperature unit.
+#[derive(Debug, Clone, Copy, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+enum Unit {
+    /// Degrees Celsius.
+    #[default]
+    Celsius,
+    /// Degrees Fahrenheit.
+    Fahrenheit,
+}
+
+/// The weather in a city.
+#[derive(Debug, Serialize, JsonSchema)]
+struct Weather {
+    /// The city asked about.
+    city: String,
+    /// The temperature, in `unit`.
+    temperature: f64,
+    /// The unit of `temperature`.
+    unit: Unit,
+    /// A short description.
+    conditions: String,
+}
+
+/// Looks up the current weather for a city (canned data).
+#[tool(read_only, open_world, title = "Get weather")]
+fn get_weather(
+    /// City name, e.g. "Paris".
+    city: &str,
+    /// Temperature unit (default celsius).
+    unit: Option<Unit>,
+) -> Weather {
+    let unit = unit.unwrap_or_default();
+    let celsius = 18.5;
+    let temperature = match unit {
+        Unit::Celsius => celsius,
+        Unit::Fahrenheit => celsius * 9.0 / 5.0 + 32.0,
+    };
+    Weather {
+        city: city.to_owned(),
+        temperature,
+        unit,
+        conditions: "partly cloudy".to_owned(),
+    }
+}
+
+/// Always panics: shows that a panicking tool is an error result, not a dead server.
+#[tool]
+fn boom() -> String {
+    panic!("boom: this tool always panics")
+}
+
+fn usage() -> ! {
+    eprintln!("usage: mcp_server [--http HOST:PORT]");
+    std::process::exit(2)
+}
+
+#[tokio::main]
+async fn main() -> std::io::Result<()> {
+    let tools = toolset![add, echo, divide, slow, get_weather, boom];
+    // Reports this crate's name and version (`examples` 0.1.0) as `serverInfo`.
+    let server = executor_core::mcp_server!(tools);
+    let mut args = std::env::args().skip(1);
+    match (args.next().as_deref(), args.next()) {
+        (None, _) => server.serve_stdio().await,
+        (Some("--http"), Some(addr)) => {
+            let addr: SocketAddr = addr.parse().unwrap_or_else(|_| usage());
+            let listener = tokio::net::TcpListener::bind(addr).await?;
+            // The peer script waits for this line before connecting.
+            eprintln!("listening on http://{}/mcp", listener.local_addr()?);
+            server
+                .serve_http_on(listener, tokio_util::sync::CancellationToken::new())
+                .await
+        }
+        _ => usage(),
+    }
+}

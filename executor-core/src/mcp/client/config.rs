@@ -1,0 +1,173 @@
+//! How to reach an MCP server, and what goes wrong connecting.
+
+use std::ffi::OsString;
+use std::fmt;
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// The wait bound when a call carries no budget (the seed system's MCP backstop).
+pub(super) const DEFAULT_REQUEST_TIMEOUT: Duration = Duration::from_secs(600);
+
+/// Where an MCP server runs.
+#[derive(Debug, Clone)]
+pub(super) enum Endpoint {
+    Stdio(StdioCommand),
+    #[cfg(feature = "mcp-http")]
+    Http {
+        url: String,
+    },
+}
+
+/// The command line of a stdio server.
+#[derive(Debug, Clone)]
+pub(super) struct StdioCommand {
+    pub(super) program: OsString,
+    pub(super) args: Vec<OsString>,
+    pub(super) env: Vec<(OsString, OsString)>,
+    pub(super) cwd: Option<PathBuf>,
+}
+
+/// How to reach an MCP server: a command speaking MCP on stdio, or a streamable HTTP URL.
+///
+/// ```
+/// use executor_core::mcp::McpServerConfig;
+/// use std::time::Duration;
+///
+/// let config = McpServerConfig::stdio("files", "python3")
+///     .arg("server.py")
+///     .env("LOG_LEVEL", "warning")
+///     .prefixed(true)
+///     .request_timeout(Duration::from_secs(30));
+/// assert_eq!(config.name(), "files");
+/// ```
+#[derive(Debug, Clone)]
+pub struct McpServerConfig {
+    pub(super) name: String,
+    pub(super) endpoint: Endpoint,
+    pub(super) prefixed: bool,
+    pub(super) request_timeout: Duration,
+}
+
+impl McpServerConfig {
+    /// A server started as `program` with piped stdio. It is killed when the executor is
+    /// dropped and restarted on the next call if it dies.
+    #[must_use]
+    pub fn stdio(name: impl Into<String>, program: impl Into<OsString>) -> Self {
+        Self::with_endpoint(
+            name,
+            Endpoint::Stdio(StdioCommand {
+                program: program.into(),
+                args: Vec::new(),
+                env: Vec::new(),
+                cwd: None,
+            }),
+        )
+    }
+
+    /// A server at a streamable HTTP `url` (plain `http`; enable reqwest's TLS features in
+    /// your own `Cargo.toml` for `https`).
+    ///
+    /// ```
+    /// use executor_core::mcp::McpServerConfig;
+    ///
+    /// let remote = McpServerConfig::http("weather", "http://127.0.0.1:8080/mcp").prefixed(true);
+    /// assert_eq!(remote.name(), "weather");
+    /// ```
+    #[cfg(feature = "mcp-http")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "mcp-http")))]
+    #[must_use]
+    pub fn http(name: impl Into<String>, url: impl Into<String>) -> Self {
+        Self::with_endpoint(name, Endpoint::Http { url: url.into() })
+    }
+
+    fn with_endpoint(name: impl Into<String>, endpoint: Endpoint) -> Self {
+        Self {
+            name: name.into(),
+            endpoint,
+            prefixed: false,
+            request_timeout: DEFAULT_REQUEST_TIMEOUT,
+        }
+    }
+
+    /// The command line, for a stdio server.
+    #[cfg_attr(not(feature = "mcp-http"), allow(clippy::unnecessary_wraps))] // `None` for HTTP
+    fn command(&mut self) -> Option<&mut StdioCommand> {
+        match &mut self.endpoint {
+            Endpoint::Stdio(command) => Some(command),
+            #[cfg(feature = "mcp-http")]
+            Endpoint::Http { .. } => None,
+        }
+    }
+
+    /// Adds a command-line argument (stdio servers).
+    #[must_use]
+    pub fn arg(mut self, arg: impl Into<OsString>) -> Self {
+        if let Some(command) = self.command() {
+            command.args.push(arg.into());
+        }
+        self
+    }
+
+    /// Adds command-line arguments (stdio servers).
+    #[must_use]
+    pub fn args<I, S>(self, args: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<OsString>,
+    {
+        args.into_iter().fold(self, Self::arg)
+    }
+
+    /// Sets an environment variable (stdio servers).
+    #[must_use]
+    pub fn env(mut self, key: impl Into<OsString>, value: impl Into<OsString>) -> Self {
+        if let Some(command) = self.command() {
+            command.env.push((key.into(), value.into()));
+        }
+        self
+    }
+
+    /// Sets the working directory (stdio servers).
+    #[must_use]
+    pub fn cwd(mut self, dir: impl Into<PathBuf>) -> Self {
+        if let Some(command) = self.command() {
+            command.cwd = Some(dir.into());
+        }
+        self
+    }
+
+    /// Names tools `mcp_{server}_{tool}` (the bare name is accepted too).
+    #[must_use]
+    pub const fn prefixed(mut self, prefixed: bool) -> Self {
+        self.prefixed = prefixed;
+        self
+    }
+
+    /// Bounds a call that carries no budget of its own (default 600 s).
+    #[must_use]
+    pub const fn request_timeout(mut self, timeout: Duration) -> Self {
+        self.request_timeout = timeout;
+        self
+    }
+
+    /// The server's name, used in the prefix and in errors.
+    #[must_use]
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+}
+
+/// Connecting to an MCP server failed.
+#[derive(Debug)]
+pub struct McpClientError {
+    pub(super) server: String,
+    pub(super) detail: String,
+}
+
+impl fmt::Display for McpClientError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "MCP server `{}`: {}", self.server, self.detail)
+    }
+}
+
+impl std::error::Error for McpClientError {}

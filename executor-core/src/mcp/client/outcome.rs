@@ -1,0 +1,175 @@
+//! What comes back from an MCP server, as specs, outputs and failures.
+
+use std::time::Duration;
+
+use rmcp::model::{CallToolResult, ErrorCode, Tool};
+use rmcp::service::ServiceError;
+use serde_json::Value;
+
+use crate::mcp::convert::{RESULT_KEY, is_object_schema};
+use crate::{Classification, FailureKind, ToolAnnotations, ToolExecution, ToolFailure, ToolSpec};
+
+/// A listed MCP tool as a spec, and whether its results are `{"result": …}`-wrapped.
+pub(super) fn spec_of(tool: &Tool) -> (ToolSpec, bool) {
+    let description = tool.description.as_deref().unwrap_or_default();
+    let mut spec = ToolSpec::new(
+        tool.name.to_string(),
+        description,
+        Value::Object((*tool.input_schema).clone()),
+    );
+    let mut unwrap = false;
+    if let Some(schema) = &tool.output_schema {
+        let schema = Value::Object((**schema).clone());
+        unwrap = is_wrapper(&schema);
+        spec.output_schema = Some(if unwrap {
+            let mut inner = schema["properties"][RESULT_KEY].clone();
+            if let (Some(defs), Value::Object(map)) = (schema.get("$defs"), &mut inner) {
+                map.insert("$defs".into(), defs.clone());
+            }
+            inner
+        } else {
+            schema
+        });
+    }
+    let mut annotations = ToolAnnotations {
+        title: tool.title.clone(),
+        ..ToolAnnotations::default()
+    };
+    if let Some(a) = &tool.annotations {
+        annotations.title = annotations.title.or_else(|| a.title.clone());
+        annotations.read_only = a.read_only_hint;
+        annotations.destructive = a.destructive_hint;
+        annotations.idempotent = a.idempotent_hint;
+        annotations.open_world = a.open_world_hint;
+    }
+    spec.annotations = annotations;
+    (spec, unwrap)
+}
+
+/// `{"type":"object","properties":{"result":…},"required":["result"]}` and nothing else.
+fn is_wrapper(schema: &Value) -> bool {
+    let Some(map) = schema.as_object() else {
+        return false;
+    };
+    is_object_schema(schema)
+        && map
+            .get("properties")
+            .and_then(Value::as_object)
+            .is_some_and(|p| p.len() == 1 && p.contains_key(RESULT_KEY))
+        && map.get("required") == Some(&Value::Array(vec![RESULT_KEY.into()]))
+        && map.keys().all(|k| {
+            matches!(
+                k.as_str(),
+                "type" | "properties" | "required" | "$defs" | "title" | "description"
+            )
+        })
+}
+
+fn texts(result: &CallToolResult) -> Vec<&str> {
+    result
+        .content
+        .iter()
+        .filter_map(|c| c.as_text().map(|t| t.text.as_str()))
+        .collect()
+}
+
+/// A `tools/call` result as an output or a failure.
+pub(super) fn from_result(
+    tool: &str,
+    result: CallToolResult,
+    unwrap: bool,
+) -> Result<ToolExecution, ToolFailure> {
+    if result.is_error == Some(true) {
+        let text = texts(&result).join("\n");
+        let text = if text.is_empty() {
+            format!("tool `{tool}` returned isError with no text content")
+        } else {
+            text
+        };
+        return Err(relayed_failure(text, result.structured_content.as_ref()));
+    }
+    let output = match result.structured_content {
+        Some(Value::Object(mut map))
+            if unwrap && map.len() == 1 && map.contains_key(RESULT_KEY) =>
+        {
+            map.remove(RESULT_KEY).unwrap_or_default()
+        }
+        Some(structured) => structured,
+        None => {
+            let texts = texts(&result);
+            if texts.is_empty() {
+                Value::Null
+            } else {
+                Value::String(texts.join("\n"))
+            }
+        }
+    };
+    Ok(ToolExecution::output_only(output))
+}
+
+/// An `isError` result as an ordinary failure. When the server is one of ours its
+/// `structuredContent` carries the code and classification, which are kept; a relayed
+/// failure is never unhandled (car#3104).
+fn relayed_failure(text: String, structured: Option<&Value>) -> ToolFailure {
+    let mut failure = ToolFailure::ordinary(text).with_code("mcp_tool_error");
+    let Some(structured) = structured else {
+        return failure;
+    };
+    if let Some(code) = structured.get("code").and_then(Value::as_str) {
+        failure = failure.with_code(code.to_owned());
+    }
+    if structured.get("classification").and_then(Value::as_str) == Some("terminal") {
+        failure = failure.with_classification(Classification::Terminal);
+    }
+    let kind = match structured.get("kind").and_then(Value::as_str) {
+        Some("invalid_arguments") => FailureKind::InvalidArguments,
+        Some("timeout") => FailureKind::Timeout,
+        Some("cancelled") => FailureKind::Cancelled,
+        Some("internal") => FailureKind::Internal,
+        _ => FailureKind::Tool,
+    };
+    failure = failure.with_kind(kind);
+    if let Some(ms) = structured.get("retry_after_ms").and_then(Value::as_u64) {
+        failure = failure.with_retry_after(Duration::from_millis(ms));
+    }
+    if let Some(data) = structured.get("data") {
+        failure = failure.with_data(data.clone());
+    }
+    failure
+}
+
+/// A protocol or transport error as a failure.
+pub(super) fn from_service_error(tool: &str, server: &str, error: ServiceError) -> ToolFailure {
+    match error {
+        ServiceError::McpError(e) if e.code == ErrorCode::INVALID_PARAMS => {
+            ToolFailure::invalid_arguments(format!("tool `{tool}`: {}", e.message))
+        }
+        ServiceError::McpError(e) => {
+            ToolFailure::ordinary(format!("MCP error from `{server}`: {}", e.message))
+                .with_kind(FailureKind::Internal)
+                .with_code(format!("mcp_error_{}", e.code.0))
+        }
+        ServiceError::Timeout { timeout } => ToolFailure::timeout(tool, timeout),
+        ServiceError::Cancelled { .. } => ToolFailure::cancelled(tool),
+        ServiceError::TransportSend(error) => {
+            // rmcp prefixes the transport's type name; the reason follows "] error: ".
+            let text = error.to_string();
+            let reason = text
+                .split_once("] error: ")
+                .map_or(text.as_str(), |(_, r)| r);
+            ToolFailure::ordinary(format!(
+                "could not send `{tool}` to MCP server `{server}`: {reason}"
+            ))
+            .with_kind(FailureKind::Internal)
+            .with_code("mcp_transport")
+        }
+        ServiceError::TransportClosed => ToolFailure::ordinary(format!(
+            "MCP server `{server}` closed the connection during `{tool}`"
+        ))
+        .with_kind(FailureKind::Internal)
+        .with_code("mcp_transport"),
+        other => ToolFailure::ordinary(format!("MCP server `{server}`: {other}"))
+            .with_kind(FailureKind::Internal)
+            .with_code("mcp_protocol"),
+    }
+}

@@ -1,0 +1,176 @@
+//! `ToolSpec` ⇄ MCP `Tool`, and tool outcomes → `CallToolResult`.
+//!
+//! MCP (2025-06-18 and 2025-11-25) requires an object at the root of both schemas and of
+//! `structuredContent`. A tool whose output is not an object (`add` returns an integer) is
+//! listed with the wrapped schema `{"type":"object","properties":{"result":S},"required":["result"]}`
+//! and answers `structuredContent: {"result": value}`; its `$defs` move to the wrapper's root so
+//! `$ref`s keep resolving.
+
+use std::borrow::Cow;
+use std::sync::Arc;
+
+use rmcp::model::{
+    CallToolResult, ContentBlock, JsonObject, Tool, ToolAnnotations as McpAnnotations,
+};
+use serde_json::{Map, Value};
+
+use crate::ToolSpec;
+
+/// The property that carries a non-object result.
+pub(crate) const RESULT_KEY: &str = "result";
+
+/// One listed tool and how its results are shaped.
+#[derive(Debug, Clone)]
+pub(crate) struct Listed {
+    pub tool: Tool,
+    /// Whether results are wrapped as `{"result": value}`.
+    pub wrap: bool,
+}
+
+/// Whether `schema`'s root is an object schema (`"type": "object"`).
+pub(crate) fn is_object_schema(schema: &Value) -> bool {
+    schema.get("type").and_then(Value::as_str) == Some("object")
+}
+
+/// The input schema as MCP wants it: an object whose root says `type: object`.
+fn input_schema(schema: &Value) -> JsonObject {
+    // A tool without a usable schema takes any object.
+    let mut map = schema.as_object().cloned().unwrap_or_default();
+    map.entry("type").or_insert_with(|| "object".into());
+    map
+}
+
+/// Wraps a non-object output schema as `{"result": schema}`, hoisting `$defs` to the root.
+pub(crate) fn wrap_output_schema(schema: &Value) -> JsonObject {
+    let mut inner = schema.clone();
+    let defs = inner.as_object_mut().and_then(|o| o.remove("$defs"));
+    let mut properties = Map::new();
+    properties.insert(RESULT_KEY.into(), inner);
+    let mut root = Map::new();
+    root.insert("type".into(), "object".into());
+    root.insert("properties".into(), Value::Object(properties));
+    root.insert("required".into(), Value::Array(vec![RESULT_KEY.into()]));
+    if let Some(defs) = defs {
+        root.insert("$defs".into(), defs);
+    }
+    root
+}
+
+fn annotations(spec: &ToolSpec) -> Option<McpAnnotations> {
+    let a = &spec.annotations;
+    if *a == crate::ToolAnnotations::default() {
+        return None;
+    }
+    let mut out = McpAnnotations::new();
+    out.title.clone_from(&a.title);
+    out.read_only_hint = a.read_only;
+    out.destructive_hint = a.destructive;
+    out.idempotent_hint = a.idempotent;
+    out.open_world_hint = a.open_world;
+    Some(out)
+}
+
+/// The MCP tool for `spec`, built once per spec list.
+pub(crate) fn listed(spec: &ToolSpec) -> Listed {
+    let description = (!spec.description.is_empty()).then(|| Cow::Owned(spec.description.clone()));
+    let mut tool = Tool::new_with_raw(
+        spec.name.clone(),
+        description,
+        Arc::new(input_schema(&spec.input_schema)),
+    );
+    let wrap = match &spec.output_schema {
+        Some(schema) if is_object_schema(schema) => {
+            if let Value::Object(map) = schema {
+                tool = tool.with_raw_output_schema(Arc::new(map.clone()));
+            }
+            false
+        }
+        Some(schema) => {
+            tool = tool.with_raw_output_schema(Arc::new(wrap_output_schema(schema)));
+            true
+        }
+        None => false,
+    };
+    if let Some(title) = &spec.annotations.title {
+        tool = tool.with_title(title.clone());
+    }
+    if let Some(a) = annotations(spec) {
+        tool = tool.with_annotations(a);
+    }
+    Listed { tool, wrap }
+}
+
+/// The text block for a value: strings as they are, anything else as compact JSON.
+pub(crate) fn text_of(value: &Value) -> String {
+    match value {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+/// A successful call: `structuredContent` (wrapped when the tool's listing says so, or when a
+/// tool with no output schema returns a non-object) plus the same value as a text block.
+pub(crate) fn success(output: Value, wrap: Option<bool>) -> CallToolResult {
+    let text = text_of(&output);
+    let wrap = wrap.unwrap_or(!output.is_object());
+    let structured = if wrap {
+        let mut map = Map::new();
+        map.insert(RESULT_KEY.into(), output);
+        Value::Object(map)
+    } else {
+        output
+    };
+    let mut result = CallToolResult::success(vec![ContentBlock::text(text)]);
+    result.structured_content = Some(structured);
+    result
+}
+
+/// A failed call a model can read: `isError: true`, the message as text and the failure's
+/// code, kind and classification as `structuredContent`.
+pub(crate) fn tool_error(text: String, structured: Value) -> CallToolResult {
+    let mut result = CallToolResult::error(vec![ContentBlock::text(text)]);
+    result.structured_content = Some(structured);
+    result
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn non_object_output_schemas_are_wrapped_with_defs_hoisted() {
+        let schema = json!({"$ref": "#/$defs/Unit", "$defs": {"Unit": {"enum": ["c", "f"]}}});
+        let wrapped = Value::Object(wrap_output_schema(&schema));
+        assert_eq!(
+            wrapped,
+            json!({
+                "type": "object",
+                "properties": {"result": {"$ref": "#/$defs/Unit"}},
+                "required": ["result"],
+                "$defs": {"Unit": {"enum": ["c", "f"]}}
+            })
+        );
+    }
+
+    #[test]
+    fn success_wraps_as_listed() {
+        let r = success(json!(42), Some(true));
+        assert_eq!(r.structured_content, Some(json!({"result": 42})));
+        let r = success(json!({"a": 1}), Some(false));
+        assert_eq!(r.structured_content, Some(json!({"a": 1})));
+        let r = success(json!("hi"), None);
+        assert_eq!(r.structured_content, Some(json!({"result": "hi"})));
+        assert_eq!(r.content[0].as_text().map(|t| t.text.as_str()), Some("hi"));
+    }
+
+    #[test]
+    fn input_schema_root_is_an_object() {
+        let spec = ToolSpec::new("t", "", json!(true));
+        assert_eq!(
+            Value::Object((*listed(&spec).tool.input_schema).clone()),
+            json!({"type": "object"})
+        );
+    }
+}

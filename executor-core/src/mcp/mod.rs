@@ -1,0 +1,44 @@
+//! MCP, on rmcp (the official Rust SDK): serve any [`ToolExecutor`](crate::ToolExecutor) to MCP
+//! clients with [`McpServer`], and use an MCP server's tools as an executor with
+//! [`McpToolExecutor`].
+//!
+//! Feature `mcp` covers stdio both ways (rmcp without its HTTP stack); `mcp-http` adds
+//! streamable HTTP both ways (hyper to serve, reqwest to connect).
+//!
+//! Failures follow [`failure::transport::for_mcp`](crate::failure::transport::for_mcp): a
+//! tool's failure (invalid arguments and panics included) is an `isError` result the model
+//! reads; only an unknown tool or a malformed request is a JSON-RPC error.
+
+mod client;
+mod convert;
+mod serve;
+mod server;
+mod stdio;
+
+pub use client::{McpClientError, McpServerConfig, McpToolExecutor};
+pub use server::{DEFAULT_MAX_REQUEST_BYTES, McpServer};
+
+/// Re-export of the MCP SDK this module is built on, for its model types.
+pub use rmcp;
+
+/// An [`McpServer`] for `executor`, reporting the calling crate's name and version
+/// (`CARGO_PKG_NAME`, `CARGO_PKG_VERSION`).
+///
+/// ```
+/// use executor_core::prelude::*;
+///
+/// /// Echoes its input.
+/// #[tool]
+/// fn echo(text: &str) -> String { text.to_owned() }
+///
+/// let server = executor_core::mcp_server!(toolset![echo]);
+/// assert_eq!(server.version(), env!("CARGO_PKG_VERSION"));
+/// ```
+#[macro_export]
+macro_rules! mcp_server {
+    ($executor:expr $(,)?) => {
+        $crate::mcp::McpServer::new($executor)
+            .with_name(::core::env!("CARGO_PKG_NAME"))
+            .with_version(::core::env!("CARGO_PKG_VERSION"))
+    };
+}

@@ -1,0 +1,121 @@
+//! Running an [`McpServer`] on stdio, on any byte stream, or on streamable HTTP.
+
+use std::io;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use rmcp::service::{ServerInitializeError, serve_server};
+use tokio::io::{AsyncRead, AsyncWrite};
+
+use super::server::McpServer;
+use super::stdio::LineTransport;
+
+impl McpServer {
+    /// Serves one client on this process's stdin and stdout until it disconnects.
+    ///
+    /// # Errors
+    /// When stdin or stdout fail, or the `initialize` handshake is refused.
+    pub async fn serve_stdio(self) -> io::Result<()> {
+        self.serve_io(tokio::io::stdin(), tokio::io::stdout()).await
+    }
+
+    /// Serves one client on a pair of byte streams (newline-delimited JSON-RPC) until the
+    /// reader ends. Tests use it with `tokio::io::duplex`.
+    ///
+    /// # Errors
+    /// When the streams fail or the `initialize` handshake is refused.
+    pub async fn serve_io<R, W>(self, read: R, write: W) -> io::Result<()>
+    where
+        R: AsyncRead + Unpin + Send + 'static,
+        W: AsyncWrite + Unpin + Send + 'static,
+    {
+        static CONNECTIONS: AtomicU64 = AtomicU64::new(0);
+        let max = self.inner.max_request_bytes;
+        let n = CONNECTIONS.fetch_add(1, Ordering::Relaxed) + 1;
+        let server = self.for_session(format!("stdio-{}-{n}", std::process::id()));
+        match serve_server(server, LineTransport::new(read, write, max)).await {
+            Ok(running) => {
+                running.waiting().await.map_err(io::Error::other)?;
+                Ok(())
+            }
+            // The client left before the handshake: nothing was being served.
+            Err(ServerInitializeError::ConnectionClosed(_)) => Ok(()),
+            Err(e) => Err(io::Error::other(e)),
+        }
+    }
+}
+
+#[cfg(feature = "mcp-http")]
+mod http {
+    use std::io;
+    use std::net::SocketAddr;
+    use std::sync::Arc;
+
+    use hyper_util::rt::TokioIo;
+    use hyper_util::service::TowerToHyperService;
+    use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+    use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
+    use tokio::net::TcpListener;
+    use tokio_util::sync::CancellationToken;
+
+    use super::McpServer;
+
+    #[cfg_attr(docsrs, doc(cfg(feature = "mcp-http")))]
+    impl McpServer {
+        /// Serves streamable HTTP on `addr` (every path; clients usually use `/mcp`) until the
+        /// process ends. Only loopback `Host` headers are accepted unless
+        /// [`with_allowed_hosts`](Self::with_allowed_hosts) says otherwise.
+        ///
+        /// # Errors
+        /// When the address cannot be bound.
+        pub async fn serve_http(self, addr: SocketAddr) -> io::Result<()> {
+            let listener = TcpListener::bind(addr).await?;
+            self.serve_http_on(listener, CancellationToken::new()).await
+        }
+
+        /// Serves streamable HTTP on a bound listener until `shutdown` fires. A failed
+        /// `accept` (a client that hung up, too many open files) is retried after a pause
+        /// rather than ending the server.
+        ///
+        /// # Errors
+        /// None today; the `Result` leaves room for listener setup that can fail.
+        pub async fn serve_http_on(
+            self,
+            listener: TcpListener,
+            shutdown: CancellationToken,
+        ) -> io::Result<()> {
+            let mut config = StreamableHttpServerConfig::default()
+                .with_cancellation_token(shutdown.child_token())
+                .with_max_request_body_bytes(self.inner.max_request_bytes);
+            if let Some(hosts) = &self.inner.allowed_hosts {
+                config = config.with_allowed_hosts(hosts.clone());
+            }
+            let server = self;
+            let service = StreamableHttpService::new(
+                move || Ok(server.clone()),
+                Arc::new(LocalSessionManager::default()),
+                config,
+            );
+            loop {
+                let accepted = tokio::select! {
+                    accepted = listener.accept() => accepted,
+                    () = shutdown.cancelled() => return Ok(()),
+                };
+                let Ok((stream, _)) = accepted else {
+                    tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+                    continue;
+                };
+                let service = TowerToHyperService::new(service.clone());
+                let shutdown = shutdown.clone();
+                tokio::spawn(async move {
+                    let connection = hyper::server::conn::http1::Builder::new()
+                        .serve_connection(TokioIo::new(stream), service);
+                    tokio::select! {
+                        // A broken connection concerns only its client.
+                        _ = connection => {}
+                        () = shutdown.cancelled() => {}
+                    }
+                });
+            }
+        }
+    }
+}

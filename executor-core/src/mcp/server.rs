@@ -1,0 +1,357 @@
+//! `McpServer`: any [`ToolExecutor`] as an MCP server (rmcp's `ServerHandler`).
+
+use std::collections::HashMap;
+use std::fmt;
+use std::sync::{Arc, Mutex, PoisonError};
+
+use rmcp::ServerHandler;
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, DiscoverRequestMethod, DiscoverResult, ErrorCode,
+    ErrorData, Implementation, ListToolsResult, PaginatedRequestParams, ProgressNotificationParam,
+    ProgressToken, ServerCapabilities, ServerConfig,
+};
+use rmcp::service::{Peer, RequestContext, RoleServer};
+use serde_json::Value;
+use tokio::sync::mpsc;
+
+use super::convert::{self, Listed};
+use crate::failure::transport::{McpOutcome, for_mcp};
+use crate::tool::SpecList;
+use crate::tool::drive::drive;
+use crate::{
+    FailureKind, STREAM_CAPACITY, ToolContext, ToolExecutor, ToolFailure, ToolStreamChunk,
+};
+
+/// The default bound on one stdio request line (8 MiB). Longer requests are answered with an
+/// error instead of being read into memory.
+pub const DEFAULT_MAX_REQUEST_BYTES: usize = 8 * 1024 * 1024;
+
+/// Serves a [`ToolExecutor`] — a [`ToolSet`](crate::ToolSet), a `#[tools]` service, an
+/// [`McpToolExecutor`](super::McpToolExecutor) — to any MCP client, on stdio
+/// ([`serve_stdio`](Self::serve_stdio)) or, with the `mcp-http` feature, streamable HTTP
+/// (`serve_http`, `serve_http_on`).
+///
+/// - `tools/list` comes from the executor's cached [`specs`](ToolExecutor::specs), in their
+///   order; the MCP listing is built once per spec list, not per request.
+/// - `tools/call` answers `structuredContent` plus a text block. Every tool failure, invalid
+///   arguments and panics included, is an `isError: true` result whose text a model can act on;
+///   an unknown tool is JSON-RPC error -32602.
+/// - Progress a tool reports through its [`ToolContext`] becomes `notifications/progress` when
+///   the client sent a progress token; `notifications/cancelled` drops the tool's future.
+/// - The server reports your name and version: [`mcp_server!`](crate::mcp_server) fills them
+///   from your crate; [`McpServer::new`] uses the executable's name.
+///
+/// ```
+/// use executor_core::prelude::*;
+///
+/// /// Adds two numbers.
+/// #[tool]
+/// fn add(a: i64, b: i64) -> i64 { a + b }
+///
+/// let server = executor_core::mcp_server!(toolset![add]);
+/// assert_eq!(server.name(), "executor-core");
+/// let server = server.with_name("calculator").with_version("1.2.3");
+/// assert_eq!((server.name(), server.version()), ("calculator", "1.2.3"));
+/// // In `main`: `server.serve_stdio().await?` or `server.serve_http(addr).await?`.
+/// ```
+#[derive(Clone)]
+pub struct McpServer {
+    pub(crate) inner: Arc<Inner>,
+    /// The session a stdio connection is (HTTP sessions come from `Mcp-Session-Id`).
+    pub(crate) session: Option<Arc<str>>,
+}
+
+pub(crate) struct Inner {
+    executor: Arc<dyn ToolExecutor>,
+    info: Implementation,
+    instructions: Option<String>,
+    pub(crate) max_request_bytes: usize,
+    pub(crate) allowed_hosts: Option<Vec<String>>,
+    catalog: Mutex<Option<Arc<Catalog>>>,
+}
+
+/// The MCP listing of one spec list.
+struct Catalog {
+    specs: SpecList,
+    tools: Vec<Listed>,
+    index: HashMap<Box<str>, usize>,
+}
+
+impl fmt::Debug for McpServer {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("McpServer")
+            .field("name", &self.inner.info.name)
+            .field("version", &self.inner.info.version)
+            .finish_non_exhaustive()
+    }
+}
+
+impl McpServer {
+    /// Serves `executor`, named after the running executable (use
+    /// [`mcp_server!`](crate::mcp_server) to name it after your crate).
+    #[must_use]
+    pub fn new(executor: impl ToolExecutor + 'static) -> Self {
+        Self::from_shared(Arc::new(executor))
+    }
+
+    /// Like [`new`](Self::new) for an executor that is already shared.
+    #[must_use]
+    pub fn from_shared(executor: Arc<dyn ToolExecutor>) -> Self {
+        let name = std::env::current_exe()
+            .ok()
+            .and_then(|p| p.file_stem().map(|s| s.to_string_lossy().into_owned()))
+            .unwrap_or_else(|| "executor".to_owned());
+        Self {
+            inner: Arc::new(Inner {
+                executor,
+                info: Implementation::new(name, "0.0.0"),
+                instructions: None,
+                max_request_bytes: DEFAULT_MAX_REQUEST_BYTES,
+                allowed_hosts: None,
+                catalog: Mutex::new(None),
+            }),
+            session: None,
+        }
+    }
+
+    fn edit(self, f: impl FnOnce(&mut Inner)) -> Self {
+        let mut inner = match Arc::try_unwrap(self.inner) {
+            Ok(inner) => inner,
+            Err(shared) => Inner {
+                executor: Arc::clone(&shared.executor),
+                info: shared.info.clone(),
+                instructions: shared.instructions.clone(),
+                max_request_bytes: shared.max_request_bytes,
+                allowed_hosts: shared.allowed_hosts.clone(),
+                catalog: Mutex::new(None),
+            },
+        };
+        f(&mut inner);
+        Self {
+            inner: Arc::new(inner),
+            session: self.session,
+        }
+    }
+
+    /// Sets the name reported in `serverInfo`.
+    #[must_use]
+    pub fn with_name(self, name: impl Into<String>) -> Self {
+        let name = name.into();
+        self.edit(|i| i.info.name = name)
+    }
+
+    /// Sets the version reported in `serverInfo`.
+    #[must_use]
+    pub fn with_version(self, version: impl Into<String>) -> Self {
+        let version = version.into();
+        self.edit(|i| i.info.version = version)
+    }
+
+    /// Sets the instructions sent with the `initialize` result.
+    #[must_use]
+    pub fn with_instructions(self, instructions: impl Into<String>) -> Self {
+        let instructions = instructions.into();
+        self.edit(|i| i.instructions = Some(instructions))
+    }
+
+    /// Bounds one stdio request line and one HTTP request body (default
+    /// [`DEFAULT_MAX_REQUEST_BYTES`]).
+    #[must_use]
+    pub fn with_max_request_bytes(self, bytes: usize) -> Self {
+        self.edit(|i| i.max_request_bytes = bytes.max(1024))
+    }
+
+    /// The `Host` headers streamable HTTP accepts (default: `localhost`, `127.0.0.1`, `::1`,
+    /// against DNS rebinding). Entries are host names or `host:port`.
+    #[must_use]
+    pub fn with_allowed_hosts<I, S>(self, hosts: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        let hosts = hosts.into_iter().map(Into::into).collect();
+        self.edit(|i| i.allowed_hosts = Some(hosts))
+    }
+
+    /// A copy serving one stdio connection as session `id`.
+    pub(crate) fn for_session(&self, id: String) -> Self {
+        Self {
+            inner: Arc::clone(&self.inner),
+            session: Some(id.into()),
+        }
+    }
+
+    /// The session a request belongs to: the HTTP `Mcp-Session-Id`, or the stdio connection.
+    fn session_of(&self, context: &RequestContext<RoleServer>) -> Option<String> {
+        #[cfg(feature = "mcp-http")]
+        if let Some(id) = context
+            .extensions
+            .get::<http::request::Parts>()
+            .and_then(|parts| parts.headers.get("mcp-session-id"))
+            .and_then(|value| value.to_str().ok())
+        {
+            return Some(id.to_owned());
+        }
+        let _ = context;
+        self.session.as_deref().map(str::to_owned)
+    }
+
+    /// The name reported in `serverInfo`.
+    #[must_use]
+    pub fn name(&self) -> &str {
+        &self.inner.info.name
+    }
+
+    /// The version reported in `serverInfo`.
+    #[must_use]
+    pub fn version(&self) -> &str {
+        &self.inner.info.version
+    }
+
+    /// The listing for the executor's current specs; rebuilt only when the spec list changes.
+    fn catalog(&self) -> Arc<Catalog> {
+        let specs = self.inner.executor.specs();
+        let mut cached = self
+            .inner
+            .catalog
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        if let Some(catalog) = cached.as_ref()
+            && Arc::ptr_eq(&catalog.specs, &specs)
+        {
+            return Arc::clone(catalog);
+        }
+        let tools: Vec<Listed> = specs.iter().map(|s| convert::listed(s)).collect();
+        let index = specs
+            .iter()
+            .enumerate()
+            .map(|(i, s)| (s.name.clone().into_boxed_str(), i))
+            .collect();
+        let catalog = Arc::new(Catalog {
+            specs,
+            tools,
+            index,
+        });
+        *cached = Some(Arc::clone(&catalog));
+        catalog
+    }
+
+    async fn call(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let params = Value::Object(request.arguments.unwrap_or_default());
+        let mut ctx = ToolContext::new()
+            .with_action_id(context.id.to_string())
+            .with_cancellation(context.ct.clone());
+        if let Some(session) = self.session_of(&context) {
+            ctx = ctx.with_session_id(session);
+        }
+        let forwarder = context.meta.get_progress_token().map(|token| {
+            let (tx, rx) = mpsc::channel(STREAM_CAPACITY);
+            ctx = std::mem::take(&mut ctx).with_stream(tx);
+            tokio::spawn(forward_progress(rx, context.peer.clone(), token))
+        });
+        // Generated tools catch their own panics; a hand-written executor may not, and a
+        // panic here would lose the response. `drive` with an empty context only catches.
+        let executor = &self.inner.executor;
+        let call = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            executor.execute_with_context(&request.name, &params, ctx)
+        }));
+        let outcome = match call {
+            Ok(fut) => drive(&request.name, &ToolContext::new(), None, fut).await,
+            Err(_) => Err(
+                ToolFailure::ordinary(format!("tool `{}` panicked", request.name))
+                    .with_kind(FailureKind::Internal)
+                    .with_code("panic"),
+            ),
+        };
+        if let Some(forwarder) = forwarder {
+            // The context (and its sender) is gone, so the forwarder ends once it has sent
+            // every progress notification: they all precede the response.
+            let _ = forwarder.await;
+        }
+        match outcome {
+            Ok(execution) => {
+                let catalog = self.catalog();
+                let wrap = catalog
+                    .index
+                    .get(&*request.name)
+                    .map(|&i| catalog.tools[i].wrap);
+                Ok(convert::success(execution.output, wrap).into())
+            }
+            Err(failure) => match for_mcp(&failure) {
+                McpOutcome::ToolError { text, structured } => {
+                    Ok(convert::tool_error(text, structured).into())
+                }
+                McpOutcome::ProtocolError { code, message } => {
+                    Err(ErrorData::new(ErrorCode(code), message, None))
+                }
+            },
+        }
+    }
+}
+
+/// Sends the tool's progress (and streamed text, as the message) to the client.
+async fn forward_progress(
+    mut rx: mpsc::Receiver<ToolStreamChunk>,
+    peer: Peer<RoleServer>,
+    token: ProgressToken,
+) {
+    let mut last = 0.0;
+    while let Some(chunk) = rx.recv().await {
+        let (progress, message) = match chunk {
+            ToolStreamChunk::Progress { fraction, message } => (fraction, message),
+            ToolStreamChunk::Text { text } => (last, Some(text)),
+            _ => continue,
+        };
+        last = progress;
+        let mut param = ProgressNotificationParam::new(token.clone(), progress);
+        param.total = Some(1.0);
+        param.message = message;
+        // When the client is gone this fails; keep draining so the tool never blocks on a
+        // full stream.
+        let _ = peer.notify_progress(param).await;
+    }
+}
+
+impl ServerHandler for McpServer {
+    fn get_info(&self) -> ServerConfig {
+        let capabilities = ServerCapabilities::builder().enable_tools().build();
+        let config = ServerConfig::new(capabilities).with_server_info(self.inner.info.clone());
+        match &self.inner.instructions {
+            Some(text) => config.with_instructions(text.clone()),
+            None => config,
+        }
+    }
+
+    /// This server speaks the `initialize` handshake: `server/discover` is "method not found",
+    /// which tells a probing client (the official Python SDK) to fall back to `initialize`.
+    async fn discover(
+        &self,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<DiscoverResult, ErrorData> {
+        Err(ErrorData::method_not_found::<DiscoverRequestMethod>())
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        let catalog = self.catalog();
+        // rmcp's result owns its `Tool`s; the schemas inside are shared `Arc`s.
+        Ok(ListToolsResult::with_all_items(
+            catalog.tools.iter().map(|l| l.tool.clone()).collect(),
+        ))
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        self.call(request, context).await
+    }
+}
