@@ -5,7 +5,8 @@
 //! valgrind --tool=callgrind target/release/examples/profile ours 100000
 //! ```
 //!
-//! Styles: `ours`, `ours_borrowed`, `hand`, `none` (set-up only, to subtract).
+//! Styles: `ours` (through the `ToolSet`), `ours_borrowed`, `ours_tool` (`Tool::call` directly),
+//! `hand`, `none` (set-up only, to subtract).
 
 use std::collections::HashMap;
 use std::hint::black_box;
@@ -46,9 +47,14 @@ fn main() {
                 None,
             ))
             .is_ok(),
+            "ours_tool" => ready(<ours::t10 as executor_core::Tool>::call(
+                black_box(&params),
+                executor_core::ToolContext::new(),
+            ))
+            .is_ok(),
             "hand" => ready(hand::call(black_box(CALLED), black_box(&params))).is_ok(),
             "none" => true,
-            other => panic!("unknown style `{other}`: ours, ours_borrowed, hand or none"),
+            other => panic!("unknown style `{other}`: ours, ours_borrowed, ours_tool, hand or none"),
         };
         ok += usize::from(done);
     }
