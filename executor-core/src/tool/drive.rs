@@ -35,10 +35,12 @@ where
 {
     if timeout.is_none() && ctx.deadline().is_none() && ctx.cancellation_token().is_none() {
         let mut fut = pin!(fut);
-        return poll_fn(|cx| match catch_unwind(AssertUnwindSafe(|| fut.as_mut().poll(cx))) {
-            Ok(poll) => poll,
-            Err(payload) => Poll::Ready(Err(panicked(tool, &*payload))),
-        })
+        return poll_fn(
+            |cx| match catch_unwind(AssertUnwindSafe(|| fut.as_mut().poll(cx))) {
+                Ok(poll) => poll,
+                Err(payload) => Poll::Ready(Err(panicked(tool, &*payload))),
+            },
+        )
         .await;
     }
     Box::pin(guarded(tool, ctx, timeout, fut)).await
