@@ -20,17 +20,32 @@ use executor_core::{Tool, ToolExecutor};
 /// What each case does: (name, what it builds).
 const CASES: &[(&str, &str)] = &[
     ("ours_one", "`t00::spec()` of one `#[tool]`"),
-    ("hand_one", "one hand-written spec from `schema_for!` in a `OnceLock`"),
+    (
+        "hand_one",
+        "one hand-written spec from `schema_for!` in a `OnceLock`",
+    ),
     ("rmcp_one", "rmcp's generated `Server::t00_tool_attr()`"),
     ("ours_twenty", "`toolset![t00, …, t19]` and its `specs()`"),
-    ("hand_twenty", "the hand-written `OnceLock` list of 20 specs"),
-    ("rmcp_twenty", "rmcp's `Server::tool_router()` and its `list_all()`"),
+    (
+        "hand_twenty",
+        "the hand-written `OnceLock` list of 20 specs",
+    ),
+    (
+        "rmcp_twenty",
+        "rmcp's `Server::tool_router()` and its `list_all()`",
+    ),
 ];
 
 fn run_case(case: &str) -> usize {
     match case {
-        "ours_one" => black_box(<ours::t00 as Tool>::spec()).input_schema.as_object().map_or(0, serde_json::Map::len),
-        "hand_one" => black_box(hand::spec_t00()).input_schema.as_object().map_or(0, serde_json::Map::len),
+        "ours_one" => black_box(<ours::t00 as Tool>::spec())
+            .input_schema
+            .as_object()
+            .map_or(0, serde_json::Map::len),
+        "hand_one" => black_box(hand::spec_t00())
+            .input_schema
+            .as_object()
+            .map_or(0, serde_json::Map::len),
         "rmcp_one" => black_box(peer::Server::t00_tool_attr()).input_schema.len(),
         "ours_twenty" => black_box(ours::toolset()).specs().len(),
         "hand_twenty" => black_box(hand::specs()).len(),
@@ -67,7 +82,10 @@ fn main() {
         .unwrap_or(31);
     let exe = std::env::current_exe().expect("the benchmark's own path");
     println!("first use, median of {samples} fresh processes per case");
-    println!("{:<12} {:>12} {:>12}  what", "case", "first (ns)", "second (ns)");
+    println!(
+        "{:<12} {:>12} {:>12}  what",
+        "case", "first (ns)", "second (ns)"
+    );
     for (case, what) in CASES {
         let mut firsts = Vec::with_capacity(samples);
         let mut seconds = Vec::with_capacity(samples);
@@ -78,7 +96,7 @@ fn main() {
                 .expect("the benchmark starts itself");
             assert!(out.status.success(), "case {case} failed: {out:?}");
             let text = String::from_utf8_lossy(&out.stdout);
-            let mut fields = text.split_whitespace().map(|f| f.parse::<u128>());
+            let mut fields = text.split_whitespace().map(str::parse::<u128>);
             let (Some(Ok(first)), Some(Ok(second))) = (fields.next(), fields.next()) else {
                 panic!("case {case} printed {text:?}")
             };

@@ -1,12 +1,14 @@
 //! In-process costs: one tool call (`call/*`) and listing the 20 specs (`list/*`), ours against
 //! the hand-written baseline and rmcp, measured in the same run.
 //!
-//! Run: `cargo bench -p benches --bench tools -- --warm-up-time 1 --measurement-time 3`.
+//! Run: `cargo bench -p benches --bench tools` (see BENCHMARKS.md for the exact settings).
+//! Times are the benchmark thread's CPU time (see `common`).
 
 use std::collections::HashMap;
 use std::hint::black_box;
 
 use benches::{CALLED, arguments, hand, ours, peer, ready};
+use common::ThreadCpuTime;
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use executor_core::ToolExecutor;
 use rmcp::handler::server::tool::ToolCallContext;
@@ -14,7 +16,9 @@ use rmcp::model::{CallToolRequestParams, CallToolResponse, NumberOrString};
 use rmcp::service::{RequestContext, serve_directly};
 use serde_json::Value;
 
-fn call(c: &mut Criterion) {
+mod common;
+
+fn call(c: &mut Criterion<ThreadCpuTime>) {
     let args = arguments();
     let effects = HashMap::new();
     let set = ours::toolset();
@@ -26,7 +30,10 @@ fn call(c: &mut Criterion) {
         ready(set.execute_classified(CALLED, &args, "", None, None, 1, &effects, None))
     };
     assert_eq!(classified(&set).map(|e| e.output), Ok(expected.clone()));
-    assert_eq!(classified(&borrowed).map(|e| e.output), Ok(expected.clone()));
+    assert_eq!(
+        classified(&borrowed).map(|e| e.output),
+        Ok(expected.clone())
+    );
     assert_eq!(ready(hand::call(CALLED, &args)), Ok(expected.clone()));
 
     // rmcp needs a peer in every request context; a server served over an unused in-memory
@@ -102,7 +109,7 @@ fn call(c: &mut Criterion) {
     drop(running);
 }
 
-fn list(c: &mut Criterion) {
+fn list(c: &mut Criterion<ThreadCpuTime>) {
     let set = ours::toolset();
     let server = peer::Server::default();
     assert_eq!(set.specs().len(), 20);
@@ -130,8 +137,7 @@ fn list(c: &mut Criterion) {
 
 criterion_group! {
     name = benches;
-    config = Criterion::default().warm_up_time(std::time::Duration::from_secs(1))
-        .measurement_time(std::time::Duration::from_secs(3));
+    config = common::config();
     targets = call, list
 }
 criterion_main!(benches);

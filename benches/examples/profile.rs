@@ -54,7 +54,9 @@ fn main() {
             .is_ok(),
             "hand" => ready(hand::call(black_box(CALLED), black_box(&params))).is_ok(),
             "none" => true,
-            other => panic!("unknown style `{other}`: ours, ours_borrowed, ours_tool, hand or none"),
+            other => {
+                panic!("unknown style `{other}`: ours, ours_borrowed, ours_tool, hand or none")
+            }
         };
         ok += usize::from(done);
     }

@@ -56,6 +56,7 @@ impl Reply {
 ///
 /// # Panics
 /// If the future waits: that would be a bug in the benchmark set-up, not a slow call.
+#[inline]
 pub fn ready<F: Future>(fut: F) -> F::Output {
     let mut fut = pin!(fut);
     match fut.as_mut().poll(&mut Context::from_waker(Waker::noop())) {
