@@ -11,22 +11,31 @@ use crate::ToolFailure;
 ///
 /// # Errors
 /// An invalid-arguments failure when `params` is neither an object nor `null`.
+#[inline]
 pub fn object(params: &Value) -> Result<Option<&Map<String, Value>>, ToolFailure> {
     match params {
         Value::Object(map) => Ok(Some(map)),
         Value::Null => Ok(None),
-        other => Err(ToolFailure::invalid_arguments(format!(
-            "arguments: expected an object, got {}",
-            describe(other)
-        ))),
+        other => Err(not_an_object(other)),
     }
+}
+
+#[cold]
+fn not_an_object(params: &Value) -> ToolFailure {
+    ToolFailure::invalid_arguments(format!(
+        "arguments: expected an object, got {}",
+        describe(params)
+    ))
 }
 
 /// Decodes parameter `name` from `value`, borrowing strings from the request where `T` can.
 ///
 /// # Errors
 /// An invalid-arguments failure naming the JSON path, the expected type and what was sent.
-#[inline]
+// Always inlined: called once per parameter in every generated tool, and LLVM kept it out of
+// line, a call per argument the hand-written serde derive does not pay (BENCHMARKS.md).
+#[allow(clippy::inline_always)]
+#[inline(always)]
 pub fn decode<'de, T: Deserialize<'de>>(value: &'de Value, name: &str) -> Result<T, ToolFailure> {
     match T::deserialize(value) {
         Ok(v) => Ok(v),
@@ -94,7 +103,8 @@ pub fn unknown(name: &str, known: &[&str]) -> ToolFailure {
 /// # Errors
 /// An internal failure when the value does not serialize (a map with non-string keys, a
 /// `Serialize` impl that fails).
-#[inline]
+#[allow(clippy::inline_always)] // as `decode`: once per call in every generated tool
+#[inline(always)]
 pub fn encode<T: Serialize + ?Sized>(value: &T) -> Result<Value, ToolFailure> {
     serde_json::to_value(value)
         .map_err(|e| ToolFailure::internal(format!("tool result did not serialize: {e}")))

@@ -3,6 +3,7 @@
 use std::collections::HashMap;
 use std::future::Future;
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use serde::Serialize;
@@ -36,13 +37,26 @@ use crate::ToolFailure;
 #[derive(Debug)]
 pub struct ToolContext {
     action_id: String,
-    session_id: Option<String>,
     attempt: u32,
     deadline: Option<Instant>,
+    /// What most calls never set, behind one pointer: the context is moved through every
+    /// dispatch layer and into every tool future, and a plain one is 72 bytes with nothing
+    /// to drop (measured in BENCHMARKS.md).
+    extra: Option<Box<Extra>>,
+    // Boxed like `extra`: a `HashMap` inline is 48 bytes, a box 8.
+    #[allow(clippy::box_collection)]
+    state_changes: Mutex<Option<Box<HashMap<String, Value>>>>,
+    /// Set by the first recorded change, so a call that records none finishes without
+    /// locking (measured in BENCHMARKS.md).
+    recorded: AtomicBool,
+}
+
+#[derive(Debug, Default)]
+struct Extra {
+    session_id: Option<String>,
     cancellation: Option<CancellationToken>,
     sink: Option<mpsc::Sender<ToolStreamChunk>>,
     expected_effects: Option<HashMap<String, Value>>,
-    state_changes: Mutex<HashMap<String, Value>>,
 }
 
 impl Default for ToolContext {
@@ -57,13 +71,11 @@ impl ToolContext {
     pub fn new() -> Self {
         Self {
             action_id: String::new(),
-            session_id: None,
             attempt: 1,
             deadline: None,
-            cancellation: None,
-            sink: None,
-            expected_effects: None,
-            state_changes: Mutex::new(HashMap::new()),
+            extra: None,
+            state_changes: Mutex::new(None),
+            recorded: AtomicBool::new(false),
         }
     }
 
@@ -77,7 +89,7 @@ impl ToolContext {
     /// Sets the session the call belongs to.
     #[must_use]
     pub fn with_session_id(mut self, session_id: impl Into<String>) -> Self {
-        self.session_id = Some(session_id.into());
+        self.extra_mut().session_id = Some(session_id.into());
         self
     }
 
@@ -113,14 +125,14 @@ impl ToolContext {
     /// Lets `token` cancel the call: the tool's future is dropped when it fires.
     #[must_use]
     pub fn with_cancellation(mut self, token: CancellationToken) -> Self {
-        self.cancellation = Some(token);
+        self.extra_mut().cancellation = Some(token);
         self
     }
 
     /// Sends progress, text and data chunks to `sink`.
     #[must_use]
     pub fn with_stream(mut self, sink: mpsc::Sender<ToolStreamChunk>) -> Self {
-        self.sink = Some(sink);
+        self.extra_mut().sink = Some(sink);
         self
     }
 
@@ -128,7 +140,7 @@ impl ToolContext {
     /// tool records must have exactly these keys.
     #[must_use]
     pub fn with_expected_effects(mut self, effects: HashMap<String, Value>) -> Self {
-        self.expected_effects = Some(effects);
+        self.extra_mut().expected_effects = Some(effects);
         self
     }
 
@@ -141,7 +153,7 @@ impl ToolContext {
     /// The session the call belongs to.
     #[must_use]
     pub fn session_id(&self) -> Option<&str> {
-        self.session_id.as_deref()
+        self.extra.as_ref()?.session_id.as_deref()
     }
 
     /// 1 on the first try, 2 on the first retry.
@@ -166,20 +178,19 @@ impl ToolContext {
     /// The declared expected effects, if any.
     #[must_use]
     pub fn expected_effects(&self) -> Option<&HashMap<String, Value>> {
-        self.expected_effects.as_ref()
+        self.extra.as_ref()?.expected_effects.as_ref()
     }
 
     /// Whether the caller cancelled the call.
     #[must_use]
     pub fn is_cancelled(&self) -> bool {
-        self.cancellation
-            .as_ref()
+        self.cancellation_token()
             .is_some_and(CancellationToken::is_cancelled)
     }
 
     /// Resolves when the caller cancels the call; never, if it cannot be cancelled.
     pub fn cancelled(&self) -> impl Future<Output = ()> + Send + '_ {
-        let token = self.cancellation.as_ref();
+        let token = self.cancellation_token();
         async move {
             match token {
                 Some(token) => token.cancelled().await,
@@ -189,14 +200,22 @@ impl ToolContext {
     }
 
     pub(crate) fn cancellation_token(&self) -> Option<&CancellationToken> {
-        self.cancellation.as_ref()
+        self.extra.as_ref()?.cancellation.as_ref()
+    }
+
+    fn sink(&self) -> Option<&mpsc::Sender<ToolStreamChunk>> {
+        self.extra.as_ref()?.sink.as_ref()
+    }
+
+    fn extra_mut(&mut self) -> &mut Extra {
+        self.extra.get_or_insert_with(Box::default)
     }
 
     /// Whether a reader receives progress and data (a streamed call, or an MCP client that
     /// sent a progress token).
     #[must_use]
     pub fn is_streaming(&self) -> bool {
-        self.sink.is_some()
+        self.sink().is_some()
     }
 
     /// Reports progress (clamped to 0.0..=1.0). Waits while the stream's buffer is full; a no-op
@@ -224,7 +243,7 @@ impl ToolContext {
     /// # Errors
     /// An internal failure if `data` does not serialize to JSON.
     pub async fn emit<T: Serialize + ?Sized>(&self, data: &T) -> Result<(), ToolFailure> {
-        if self.sink.is_none() {
+        if self.sink().is_none() {
             return Ok(());
         }
         let data = serde_json::to_value(data)
@@ -234,7 +253,7 @@ impl ToolContext {
     }
 
     async fn send(&self, chunk: ToolStreamChunk) {
-        if let Some(sink) = &self.sink {
+        if let Some(sink) = self.sink() {
             // A closed stream means the reader is gone; the call is being dropped anyway.
             let _ = sink.send(chunk).await;
         }
@@ -246,21 +265,32 @@ impl ToolContext {
         self.state_changes
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .get_or_insert_with(Box::default)
             .insert(key.into(), value);
+        self.recorded.store(true, Ordering::Release);
     }
 
     /// Takes the recorded state changes, checking them against the expected effects.
+    #[inline]
     pub(crate) fn take_state_changes(&self) -> Result<HashMap<String, Value>, ToolFailure> {
-        let changes = std::mem::take(
-            &mut *self
-                .state_changes
-                .lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner),
-        );
+        if !self.recorded.load(Ordering::Acquire) {
+            return Ok(HashMap::new());
+        }
+        self.take_recorded()
+    }
+
+    fn take_recorded(&self) -> Result<HashMap<String, Value>, ToolFailure> {
+        let changes = self
+            .state_changes
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .take()
+            .map(|changes| *changes)
+            .unwrap_or_default();
         if changes.is_empty() {
             return Ok(changes);
         }
-        if let Some(expected) = &self.expected_effects {
+        if let Some(expected) = self.expected_effects() {
             let same =
                 changes.len() == expected.len() && changes.keys().all(|k| expected.contains_key(k));
             if !same {

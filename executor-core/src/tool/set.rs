@@ -103,8 +103,9 @@ pub struct ToolSet {
 }
 
 struct Inner {
-    /// Sorted by name; a binary search over a few short names beats hashing them.
-    routes: Vec<(Box<str>, Target)>,
+    /// Sorted by [`route_key`] then name; a binary search over a few short names beats
+    /// hashing them.
+    routes: Vec<(u64, Box<str>, Target)>,
     specs: SpecList,
     fallback: Option<Arc<dyn ToolExecutor>>,
 }
@@ -224,15 +225,16 @@ impl ToolSetBuilder {
     }
 
     fn build_lenient(self) -> ToolSet {
-        let mut routes: Vec<(Box<str>, Target)> = Vec::with_capacity(self.entries.len());
+        let mut routes: Vec<(u64, Box<str>, Target)> = Vec::with_capacity(self.entries.len());
         let mut specs = Vec::with_capacity(self.entries.len());
         for (spec, target) in self.entries {
-            if !routes.iter().any(|(name, _)| **name == *spec.name) {
-                routes.push((spec.name.clone().into_boxed_str(), target));
+            if !routes.iter().any(|(_, name, _)| **name == *spec.name) {
+                let key = route_key(&spec.name);
+                routes.push((key, spec.name.clone().into_boxed_str(), target));
                 specs.push(spec);
             }
         }
-        routes.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+        routes.sort_unstable_by(|a, b| a.0.cmp(&b.0).then_with(|| a.1.cmp(&b.1)));
         ToolSet {
             inner: Arc::new(Inner {
                 routes,
@@ -241,6 +243,17 @@ impl ToolSetBuilder {
             }),
         }
     }
+}
+
+/// A name's first eight bytes as a big-endian integer (zero-padded). Routes are ordered by it
+/// first, so most probes of the lookup compare two integers instead of calling `memcmp`
+/// (measured in BENCHMARKS.md); names that share it are ordered by the whole name.
+fn route_key(name: &str) -> u64 {
+    let mut key = 0u64;
+    for i in 0..8 {
+        key = (key << 8) | u64::from(name.as_bytes().get(i).copied().unwrap_or(0));
+    }
+    key
 }
 
 impl ToolExecutor for ToolSet {
@@ -252,12 +265,14 @@ impl ToolExecutor for ToolSet {
         params: &'a Value,
         ctx: ToolContext,
     ) -> BoxFuture<'a, Result<ToolExecution, ToolFailure>> {
-        let route = self
-            .inner
-            .routes
-            .binary_search_by(|(name, _)| (**name).cmp(tool))
-            .ok()
-            .map(|i| &self.inner.routes[i].1);
+        let wanted = route_key(tool);
+        let routes = &self.inner.routes;
+        let first = routes.partition_point(|(key, _, _)| *key < wanted);
+        let route = routes[first..]
+            .iter()
+            .take_while(|(key, _, _)| *key == wanted)
+            .find(|(_, name, _)| **name == *tool)
+            .map(|(_, _, target)| target);
         match route {
             Some(Target::Fn(call)) => call(params, ctx),
             Some(Target::Executor(executor)) => executor.execute_with_context(tool, params, ctx),

@@ -48,71 +48,69 @@ const _: () = {
             >,
         > {
             ::executor_core::__private::Box::pin(async move {
+                let __executor_body = async {
+                    let mut __executor_raw_0: ::core::option::Option<
+                        &::executor_core::__private::Value,
+                    > = ::core::option::Option::None;
+                    let mut __executor_raw_1: ::core::option::Option<
+                        &::executor_core::__private::Value,
+                    > = ::core::option::Option::None;
+                    if let ::core::option::Option::Some(__executor_object) = ::executor_core::__private::object(
+                        __executor_params,
+                    )? {
+                        for (__executor_key, __executor_value) in __executor_object {
+                            match __executor_key.as_str() {
+                                "a" => {
+                                    __executor_raw_0 = ::core::option::Option::Some(
+                                        __executor_value,
+                                    );
+                                }
+                                "b" => {
+                                    __executor_raw_1 = ::core::option::Option::Some(
+                                        __executor_value,
+                                    );
+                                }
+                                __executor_other => {
+                                    return ::core::result::Result::Err(
+                                        ::executor_core::__private::unknown(
+                                            __executor_other,
+                                            &["a", "b"],
+                                        ),
+                                    );
+                                }
+                            }
+                        }
+                    }
+                    let __executor_arg_0 = match __executor_raw_0 {
+                        ::core::option::Option::Some(__executor_value) => {
+                            ::executor_core::__private::decode::<
+                                i64,
+                            >(__executor_value, "a")?
+                        }
+                        ::core::option::Option::None => {
+                            return ::core::result::Result::Err(
+                                ::executor_core::__private::missing("a", "i64"),
+                            );
+                        }
+                    };
+                    let __executor_arg_1 = match __executor_raw_1 {
+                        ::core::option::Option::Some(__executor_value) => {
+                            ::executor_core::__private::decode::<
+                                i64,
+                            >(__executor_value, "b")?
+                        }
+                        ::core::option::Option::None => {
+                            ::core::default::Default::default()
+                        }
+                    };
+                    let __executor_value = add(__executor_arg_0, __executor_arg_1);
+                    ::executor_core::__private::encode(&__executor_value)
+                };
                 let __executor_output = ::executor_core::__private::drive(
                         "add",
                         &__executor_ctx,
                         ::core::option::Option::None,
-                        async {
-                            let mut __executor_raw_0: ::core::option::Option<
-                                &::executor_core::__private::Value,
-                            > = ::core::option::Option::None;
-                            let mut __executor_raw_1: ::core::option::Option<
-                                &::executor_core::__private::Value,
-                            > = ::core::option::Option::None;
-                            if let ::core::option::Option::Some(__executor_object) = ::executor_core::__private::object(
-                                __executor_params,
-                            )? {
-                                for (__executor_key, __executor_value) in __executor_object {
-                                    match __executor_key.as_str() {
-                                        "a" => {
-                                            __executor_raw_0 = ::core::option::Option::Some(
-                                                __executor_value,
-                                            );
-                                        }
-                                        "b" => {
-                                            __executor_raw_1 = ::core::option::Option::Some(
-                                                __executor_value,
-                                            );
-                                        }
-                                        __executor_other => {
-                                            return ::core::result::Result::Err(
-                                                ::executor_core::__private::unknown(
-                                                    __executor_other,
-                                                    &["a", "b"],
-                                                ),
-                                            );
-                                        }
-                                    }
-                                }
-                            }
-                            let __executor_arg_0 = match __executor_raw_0 {
-                                ::core::option::Option::Some(__executor_value) => {
-                                    ::executor_core::__private::decode::<
-                                        i64,
-                                    >(__executor_value, "a")?
-                                }
-                                ::core::option::Option::None => {
-                                    return ::core::result::Result::Err(
-                                        ::executor_core::__private::missing("a", "i64"),
-                                    );
-                                }
-                            };
-                            let __executor_arg_1 = match __executor_raw_1 {
-                                ::core::option::Option::Some(__executor_value) => {
-                                    ::executor_core::__private::decode::<
-                                        i64,
-                                    >(__executor_value, "b")?
-                                }
-                                ::core::option::Option::None => {
-                                    ::core::default::Default::default()
-                                }
-                            };
-                            let __executor_value = add(
-                                __executor_arg_0,
-                                __executor_arg_1,
-                            );
-                            ::executor_core::__private::encode(&__executor_value)
-                        },
+                        ::executor_core::__private::core::pin::pin!(__executor_body),
                     )
                     .await?;
                 ::executor_core::__private::finish(__executor_output, &__executor_ctx)

@@ -78,110 +78,111 @@ const _: () = {
             >,
         > {
             ::executor_core::__private::Box::pin(async move {
+                let __executor_body = async {
+                    let mut __executor_raw_0: ::core::option::Option<
+                        &::executor_core::__private::Value,
+                    > = ::core::option::Option::None;
+                    let mut __executor_raw_1: ::core::option::Option<
+                        &::executor_core::__private::Value,
+                    > = ::core::option::Option::None;
+                    let mut __executor_raw_2: ::core::option::Option<
+                        &::executor_core::__private::Value,
+                    > = ::core::option::Option::None;
+                    if let ::core::option::Option::Some(__executor_object) = ::executor_core::__private::object(
+                        __executor_params,
+                    )? {
+                        for (__executor_key, __executor_value) in __executor_object {
+                            match __executor_key.as_str() {
+                                "city" => {
+                                    __executor_raw_0 = ::core::option::Option::Some(
+                                        __executor_value,
+                                    );
+                                }
+                                "words" => {
+                                    __executor_raw_1 = ::core::option::Option::Some(
+                                        __executor_value,
+                                    );
+                                }
+                                "u" => {
+                                    __executor_raw_2 = ::core::option::Option::Some(
+                                        __executor_value,
+                                    );
+                                }
+                                __executor_other => {
+                                    return ::core::result::Result::Err(
+                                        ::executor_core::__private::unknown(
+                                            __executor_other,
+                                            &["city", "words", "u"],
+                                        ),
+                                    );
+                                }
+                            }
+                        }
+                    }
+                    let __executor_arg_0 = match __executor_raw_0 {
+                        ::core::option::Option::Some(__executor_value) => {
+                            ::executor_core::__private::decode::<
+                                &str,
+                            >(__executor_value, "city")?
+                        }
+                        ::core::option::Option::None => {
+                            return ::core::result::Result::Err(
+                                ::executor_core::__private::missing("city", "&str"),
+                            );
+                        }
+                    };
+                    let __executor_arg_1 = match __executor_raw_1 {
+                        ::core::option::Option::Some(__executor_value) => {
+                            ::executor_core::__private::decode::<
+                                ::std::vec::Vec<&str>,
+                            >(__executor_value, "words")?
+                        }
+                        ::core::option::Option::None => {
+                            return ::core::result::Result::Err(
+                                ::executor_core::__private::missing("words", "&[&str]"),
+                            );
+                        }
+                    };
+                    let __executor_arg_2 = match __executor_raw_2 {
+                        ::core::option::Option::Some(__executor_value) => {
+                            ::executor_core::__private::decode::<
+                                Unit,
+                            >(__executor_value, "u")?
+                        }
+                        ::core::option::Option::None => {
+                            return ::core::result::Result::Err(
+                                ::executor_core::__private::missing("u", "Unit"),
+                            );
+                        }
+                    };
+                    match ::executor_core::__private::ResultParts::into_result(
+                        weather(
+                                __executor_arg_0,
+                                &__executor_arg_1,
+                                __executor_arg_2,
+                                &__executor_ctx,
+                            )
+                            .await,
+                    ) {
+                        ::core::result::Result::Ok(__executor_value) => {
+                            ::executor_core::__private::encode(&__executor_value)
+                        }
+                        ::core::result::Result::Err(__executor_error) => {
+                            ::core::result::Result::Err(
+                                ::core::convert::Into::<
+                                    ::executor_core::ToolFailure,
+                                >::into(__executor_error),
+                            )
+                        }
+                    }
+                };
                 let __executor_output = ::executor_core::__private::drive(
                         "get_weather",
                         &__executor_ctx,
                         ::core::option::Option::Some(
                             ::executor_core::__private::Duration::from_millis(5000u64),
                         ),
-                        async {
-                            let mut __executor_raw_0: ::core::option::Option<
-                                &::executor_core::__private::Value,
-                            > = ::core::option::Option::None;
-                            let mut __executor_raw_1: ::core::option::Option<
-                                &::executor_core::__private::Value,
-                            > = ::core::option::Option::None;
-                            let mut __executor_raw_2: ::core::option::Option<
-                                &::executor_core::__private::Value,
-                            > = ::core::option::Option::None;
-                            if let ::core::option::Option::Some(__executor_object) = ::executor_core::__private::object(
-                                __executor_params,
-                            )? {
-                                for (__executor_key, __executor_value) in __executor_object {
-                                    match __executor_key.as_str() {
-                                        "city" => {
-                                            __executor_raw_0 = ::core::option::Option::Some(
-                                                __executor_value,
-                                            );
-                                        }
-                                        "words" => {
-                                            __executor_raw_1 = ::core::option::Option::Some(
-                                                __executor_value,
-                                            );
-                                        }
-                                        "u" => {
-                                            __executor_raw_2 = ::core::option::Option::Some(
-                                                __executor_value,
-                                            );
-                                        }
-                                        __executor_other => {
-                                            return ::core::result::Result::Err(
-                                                ::executor_core::__private::unknown(
-                                                    __executor_other,
-                                                    &["city", "words", "u"],
-                                                ),
-                                            );
-                                        }
-                                    }
-                                }
-                            }
-                            let __executor_arg_0 = match __executor_raw_0 {
-                                ::core::option::Option::Some(__executor_value) => {
-                                    ::executor_core::__private::decode::<
-                                        &str,
-                                    >(__executor_value, "city")?
-                                }
-                                ::core::option::Option::None => {
-                                    return ::core::result::Result::Err(
-                                        ::executor_core::__private::missing("city", "&str"),
-                                    );
-                                }
-                            };
-                            let __executor_arg_1 = match __executor_raw_1 {
-                                ::core::option::Option::Some(__executor_value) => {
-                                    ::executor_core::__private::decode::<
-                                        ::std::vec::Vec<&str>,
-                                    >(__executor_value, "words")?
-                                }
-                                ::core::option::Option::None => {
-                                    return ::core::result::Result::Err(
-                                        ::executor_core::__private::missing("words", "&[&str]"),
-                                    );
-                                }
-                            };
-                            let __executor_arg_2 = match __executor_raw_2 {
-                                ::core::option::Option::Some(__executor_value) => {
-                                    ::executor_core::__private::decode::<
-                                        Unit,
-                                    >(__executor_value, "u")?
-                                }
-                                ::core::option::Option::None => {
-                                    return ::core::result::Result::Err(
-                                        ::executor_core::__private::missing("u", "Unit"),
-                                    );
-                                }
-                            };
-                            match ::executor_core::__private::ResultParts::into_result(
-                                weather(
-                                        __executor_arg_0,
-                                        &__executor_arg_1,
-                                        __executor_arg_2,
-                                        &__executor_ctx,
-                                    )
-                                    .await,
-                            ) {
-                                ::core::result::Result::Ok(__executor_value) => {
-                                    ::executor_core::__private::encode(&__executor_value)
-                                }
-                                ::core::result::Result::Err(__executor_error) => {
-                                    ::core::result::Result::Err(
-                                        ::core::convert::Into::<
-                                            ::executor_core::ToolFailure,
-                                        >::into(__executor_error),
-                                    )
-                                }
-                            }
-                        },
+                        ::executor_core::__private::core::pin::pin!(__executor_body),
                     )
                     .await?;
                 ::executor_core::__private::finish(__executor_output, &__executor_ctx)

@@ -1,0 +1,108 @@
+//! Budget ratios measured by interleaving: each round times a short batch of the baseline and
+//! a short batch of the candidate back to back (alternating which goes first), and the
+//! reported ratio is the median of the per-round ratios.
+//!
+//! criterion (`--bench tools`) times one function for seconds, then the next; on a shared
+//! machine a build that starts in between skews the pair. Interleaved rounds of about a
+//! millisecond see the same load, so their ratios stay put when the absolute times do not.
+//!
+//! Run: `cargo bench -p benches --bench interleaved` (`INTERLEAVED_ROUNDS` changes the number
+//! of rounds; the default is 301).
+
+use std::collections::HashMap;
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+use benches::{CALLED, arguments, hand, ours, ready};
+use executor_core::ToolExecutor;
+
+/// Calls per batch, chosen so a batch of the slowest case takes about a millisecond.
+const BATCH: u32 = 2_000;
+
+fn time_batch(mut f: impl FnMut()) -> Duration {
+    let start = Instant::now();
+    for _ in 0..BATCH {
+        f();
+    }
+    start.elapsed()
+}
+
+fn median(values: &mut [f64]) -> f64 {
+    values.sort_by(f64::total_cmp);
+    values[values.len() / 2]
+}
+
+/// Prints `candidate` against `baseline`: median ns per call of each and the median ratio.
+fn compare(name: &str, rounds: usize, mut baseline: impl FnMut(), mut candidate: impl FnMut()) {
+    // Warm caches and allocator before the first round counts.
+    time_batch(&mut baseline);
+    time_batch(&mut candidate);
+    let (mut base_ns, mut cand_ns, mut ratios) = (Vec::new(), Vec::new(), Vec::new());
+    for round in 0..rounds {
+        let (b, c) = if round % 2 == 0 {
+            let b = time_batch(&mut baseline);
+            (b, time_batch(&mut candidate))
+        } else {
+            let c = time_batch(&mut candidate);
+            (time_batch(&mut baseline), c)
+        };
+        let (b, c) = (b.as_secs_f64() * 1e9, c.as_secs_f64() * 1e9);
+        base_ns.push(b / f64::from(BATCH));
+        cand_ns.push(c / f64::from(BATCH));
+        ratios.push(c / b);
+    }
+    println!(
+        "{name:<44} baseline {:>8.1} ns  candidate {:>8.1} ns  ratio {:.3}",
+        median(&mut base_ns),
+        median(&mut cand_ns),
+        median(&mut ratios)
+    );
+}
+
+fn main() {
+    let rounds: usize = std::env::var("INTERLEAVED_ROUNDS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(301);
+    let args = arguments();
+    let effects = HashMap::new();
+    let set = ours::toolset();
+    let borrowed = ours::borrowed::toolset();
+    let expected = serde_json::json!({"tool": 10, "total": 84, "flagged": true});
+    let classified = |set: &executor_core::ToolSet| {
+        ready(set.execute_classified(CALLED, &args, "", None, None, 1, &effects, None))
+    };
+    assert_eq!(classified(&set).map(|e| e.output), Ok(expected.clone()));
+    assert_eq!(ready(hand::call(CALLED, &args)), Ok(expected));
+
+    println!("interleaved: {rounds} rounds of {BATCH} calls each, medians");
+    let hand_call = || {
+        black_box(ready(hand::call(black_box(CALLED), black_box(&args)))).ok();
+    };
+    compare(
+        "call: ours execute_classified / hand-written",
+        rounds,
+        hand_call,
+        || {
+            black_box(classified(black_box(&set))).ok();
+        },
+    );
+    compare(
+        "call: ours borrowed &str / hand-written",
+        rounds,
+        hand_call,
+        || {
+            black_box(classified(black_box(&borrowed))).ok();
+        },
+    );
+    compare(
+        "list: ours specs() / hand-written OnceLock",
+        rounds,
+        || {
+            black_box(hand::specs());
+        },
+        || {
+            black_box(black_box(&set).specs());
+        },
+    );
+}

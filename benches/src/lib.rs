@@ -1,0 +1,285 @@
+//! The tools the benchmarks compare, written three ways.
+//!
+//! Every style serves the same 20 tools, `t00` … `t19`. Each takes three arguments — `name`
+//! (a string), `count` (an `i64`) and an optional `flag` — and returns a small [`Reply`]:
+//!
+//! - [`ours`]: `#[tool]` functions in a `toolset!`, plus the same tools borrowing `name: &str`;
+//! - [`hand`]: a hand-written `match` dispatcher that boxes the future and decodes a
+//!   `#[derive(Deserialize)]` struct with `T::deserialize(&Value)`, with a spec list cached in a
+//!   `OnceLock` — the baseline the budgets in `DESIGN.md` are measured against;
+//! - [`peer`]: rmcp's `#[tool_router]`/`#[tool_handler]`, called through a stored `ToolRouter`.
+//!
+//! The benchmarks themselves are in `benches/`; `BENCHMARKS.md` at the workspace root says how
+//! to run them and what they measured.
+
+use std::future::Future;
+use std::pin::pin;
+use std::task::{Context, Poll, Waker};
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+
+/// The tool the call benchmarks dispatch to: in the middle of the 20 sorted names, so neither
+/// the `match` nor the binary search gets its best case.
+pub const CALLED: &str = "t10";
+
+/// The arguments every call sends.
+#[must_use]
+pub fn arguments() -> Value {
+    json!({"name": "Ada Lovelace", "count": 7, "flag": true})
+}
+
+/// What every tool returns.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct Reply {
+    /// Which tool answered.
+    pub tool: u32,
+    /// `count` times the length of `name`.
+    pub total: i64,
+    /// The flag, `false` when absent.
+    pub flagged: bool,
+}
+
+impl Reply {
+    fn new(tool: u32, name: &str, count: i64, flag: Option<bool>) -> Self {
+        Self {
+            tool,
+            total: count * i64::try_from(name.len()).unwrap_or(i64::MAX),
+            flagged: flag.unwrap_or(false),
+        }
+    }
+}
+
+/// Runs a future that finishes without waiting — every tool call here does — to completion
+/// on the calling thread, so the benchmarks time the call and not an executor.
+///
+/// # Panics
+/// If the future waits: that would be a bug in the benchmark set-up, not a slow call.
+#[inline]
+pub fn ready<F: Future>(fut: F) -> F::Output {
+    let mut fut = pin!(fut);
+    match fut.as_mut().poll(&mut Context::from_waker(Waker::noop())) {
+        Poll::Ready(out) => out,
+        Poll::Pending => panic!("a benchmarked call waited; it must finish in one poll"),
+    }
+}
+
+/// Declares the 20 tools in each style from one list of names and numbers.
+macro_rules! twenty {
+    ($mac:ident) => {
+        $mac! {
+            (t00, 0), (t01, 1), (t02, 2), (t03, 3), (t04, 4),
+            (t05, 5), (t06, 6), (t07, 7), (t08, 8), (t09, 9),
+            (t10, 10), (t11, 11), (t12, 12), (t13, 13), (t14, 14),
+            (t15, 15), (t16, 16), (t17, 17), (t18, 18), (t19, 19)
+        }
+    };
+}
+
+/// Our tools: plain functions under `#[tool]`, served by a `toolset!`.
+pub mod ours {
+    use executor_core::prelude::*;
+
+    use super::Reply;
+
+    macro_rules! declare {
+        ($(($name:ident, $n:tt)),*) => {
+            $(
+                /// Scores a name (owned string).
+                #[tool]
+                pub async fn $name(name: String, count: i64, flag: Option<bool>) -> Reply {
+                    Reply::new($n, &name, count, flag)
+                }
+            )*
+
+            /// The 20 tools as one executor.
+            #[must_use]
+            pub fn toolset() -> ToolSet {
+                toolset![$($name),*]
+            }
+        };
+    }
+    twenty!(declare);
+
+    /// The same tools borrowing `name` from the request instead of allocating a `String`.
+    pub mod borrowed {
+        use executor_core::prelude::*;
+
+        use super::super::Reply;
+
+        macro_rules! declare {
+            ($(($name:ident, $n:tt)),*) => {
+                $(
+                    /// Scores a name (borrowed string).
+                    #[tool]
+                    pub async fn $name(name: &str, count: i64, flag: Option<bool>) -> Reply {
+                        Reply::new($n, name, count, flag)
+                    }
+                )*
+
+                /// The 20 borrowing tools as one executor.
+                #[must_use]
+                pub fn toolset() -> ToolSet {
+                    toolset![$($name),*]
+                }
+            };
+        }
+        twenty!(declare);
+    }
+}
+
+/// The hand-written baseline: what a careful author writes without a macro.
+pub mod hand {
+    use std::sync::{Arc, OnceLock};
+
+    use executor_core::{BoxFuture, SpecList, ToolSpec};
+    use schemars::JsonSchema;
+    use serde::Deserialize;
+    use serde_json::Value;
+
+    use super::Reply;
+
+    /// The arguments of every tool, decoded with `Args::deserialize(&Value)`.
+    #[derive(Debug, Deserialize, JsonSchema)]
+    #[serde(deny_unknown_fields)]
+    pub struct Args {
+        /// A name.
+        pub name: String,
+        /// How many.
+        pub count: i64,
+        /// An optional flag.
+        pub flag: Option<bool>,
+    }
+
+    fn schema_of<T: JsonSchema>() -> Value {
+        serde_json::to_value(schemars::schema_for!(T)).unwrap_or_default()
+    }
+
+    macro_rules! declare {
+        ($(($name:ident, $n:tt)),*) => {
+            $(
+                /// Scores a name.
+                pub async fn $name(args: Args) -> Reply {
+                    Reply::new($n, &args.name, args.count, args.flag)
+                }
+            )*
+
+            /// Dispatches `tool` with a `match`: decode, call, encode, one boxed future.
+            pub fn call<'a>(tool: &str, params: &'a Value) -> BoxFuture<'a, Result<Value, String>> {
+                match tool {
+                    $(
+                        stringify!($name) => Box::pin(async move {
+                            let args = Args::deserialize(params).map_err(|e| e.to_string())?;
+                            serde_json::to_value($name(args).await).map_err(|e| e.to_string())
+                        }),
+                    )*
+                    other => {
+                        let message = format!("unknown tool `{other}`");
+                        Box::pin(std::future::ready(Err(message)))
+                    }
+                }
+            }
+
+            /// Builds the 20 specs with schemars (what a cache fills itself with).
+            #[must_use]
+            pub fn build_specs() -> Vec<Arc<ToolSpec>> {
+                let input = schema_of::<Args>();
+                let output = schema_of::<Reply>();
+                vec![$(
+                    Arc::new(
+                        ToolSpec::new(stringify!($name), "Scores a name.", input.clone())
+                            .with_output_schema(output.clone()),
+                    )
+                ),*]
+            }
+        };
+    }
+    twenty!(declare);
+
+    /// The specs, built once and shared: the same return type as `ToolExecutor::specs`.
+    #[must_use]
+    pub fn specs() -> SpecList {
+        static SPECS: OnceLock<SpecList> = OnceLock::new();
+        Arc::clone(SPECS.get_or_init(|| build_specs().into()))
+    }
+
+    /// The specs, built once and cloned into an owned list on every call (a `Vec` like rmcp's
+    /// `list_all` returns).
+    #[must_use]
+    pub fn specs_vec() -> Vec<Arc<ToolSpec>> {
+        static SPECS: OnceLock<Vec<Arc<ToolSpec>>> = OnceLock::new();
+        SPECS.get_or_init(build_specs).clone()
+    }
+
+    /// The spec of one tool, built on first use: the first-use benchmark's hand-written side.
+    #[must_use]
+    pub fn spec_t00() -> &'static Arc<ToolSpec> {
+        static SPEC: OnceLock<Arc<ToolSpec>> = OnceLock::new();
+        SPEC.get_or_init(|| {
+            Arc::new(
+                ToolSpec::new("t00", "Scores a name.", schema_of::<Args>())
+                    .with_output_schema(schema_of::<Reply>()),
+            )
+        })
+    }
+}
+
+/// The peer: rmcp 3.x tools under `#[tool_router]`, served by `#[tool_handler]` from a stored
+/// router.
+pub mod peer {
+    use rmcp::handler::server::router::tool::ToolRouter;
+    use rmcp::handler::server::wrapper::{Json, Parameters};
+    use rmcp::{ServerHandler, tool, tool_handler, tool_router};
+    use schemars::JsonSchema;
+    use serde::Deserialize;
+
+    use super::Reply;
+
+    /// The arguments of every tool.
+    #[derive(Debug, Deserialize, JsonSchema)]
+    #[serde(deny_unknown_fields)]
+    pub struct Args {
+        /// A name.
+        pub name: String,
+        /// How many.
+        pub count: i64,
+        /// An optional flag.
+        pub flag: Option<bool>,
+    }
+
+    /// An rmcp server holding its router, as rmcp's examples do.
+    #[derive(Debug, Clone)]
+    pub struct Server {
+        /// The stored router `#[tool_handler]` calls through.
+        pub tool_router: ToolRouter<Self>,
+    }
+
+    impl Default for Server {
+        fn default() -> Self {
+            Self {
+                tool_router: Self::tool_router(),
+            }
+        }
+    }
+
+    macro_rules! declare {
+        ($(($name:ident, $n:tt)),*) => {
+            // rmcp generates an undocumented `pub fn tool_router()`.
+            #[allow(missing_docs)]
+            #[tool_router(vis = "pub")]
+            impl Server {
+                $(
+                    #[tool(description = "Scores a name.")]
+                    async fn $name(&self, Parameters(args): Parameters<Args>) -> Json<Reply> {
+                        Json(Reply::new($n, &args.name, args.count, args.flag))
+                    }
+                )*
+            }
+        };
+    }
+    twenty!(declare);
+
+    #[tool_handler(router = self.tool_router)]
+    impl ServerHandler for Server {}
+}
