@@ -9,6 +9,7 @@ mod agent;
 mod diag;
 mod failure;
 mod krate;
+mod meta;
 mod schema;
 #[cfg(test)]
 mod tests;

@@ -1,5 +1,6 @@
 //! Syntax of `agent_executor!(…)` and `#[agent(…)]`. Every key keeps its span.
 
+use crate::meta::{path_text, set_once};
 use proc_macro2::{Span, TokenStream};
 use syn::meta::ParseNestedMeta;
 use syn::parse::{Parse, ParseStream};
@@ -187,29 +188,29 @@ impl AgentAttr {
     }
 
     fn parse_key(&mut self, meta: &ParseNestedMeta<'_>, errors: &mut Errors) -> syn::Result<()> {
-        let key = key_of(meta);
+        let key = path_text(&meta.path);
         match key.as_str() {
-            "name" => set(&mut self.name, meta, &key, |m| m.value()?.parse()),
-            "description" => set(&mut self.description, meta, &key, |m| m.value()?.parse()),
-            "version" => set(&mut self.version, meta, &key, |m| m.value()?.parse()),
-            "documentation_url" => set(&mut self.documentation_url, meta, &key, |m| {
+            "name" => set_once(&mut self.name, meta, &key, |m| m.value()?.parse()),
+            "description" => set_once(&mut self.description, meta, &key, |m| m.value()?.parse()),
+            "version" => set_once(&mut self.version, meta, &key, |m| m.value()?.parse()),
+            "documentation_url" => set_once(&mut self.documentation_url, meta, &key, |m| {
                 m.value()?.parse()
             }),
-            "icon_url" => set(&mut self.icon_url, meta, &key, |m| m.value()?.parse()),
-            "streaming" => set(&mut self.streaming, meta, &key, parse_flag),
-            "push_notifications" => set(&mut self.push_notifications, meta, &key, parse_flag),
-            "input_modes" => set(&mut self.input_modes, meta, &key, |m| {
+            "icon_url" => set_once(&mut self.icon_url, meta, &key, |m| m.value()?.parse()),
+            "streaming" => set_once(&mut self.streaming, meta, &key, parse_flag),
+            "push_notifications" => set_once(&mut self.push_notifications, meta, &key, parse_flag),
+            "input_modes" => set_once(&mut self.input_modes, meta, &key, |m| {
                 parse_list(m.value()?)
             }),
-            "output_modes" => set(&mut self.output_modes, meta, &key, |m| {
+            "output_modes" => set_once(&mut self.output_modes, meta, &key, |m| {
                 parse_list(m.value()?)
             }),
-            "provider" => set(&mut self.provider, meta, &key, parse_provider),
+            "provider" => set_once(&mut self.provider, meta, &key, parse_provider),
             "skill" => {
                 self.skills.push(SkillAttr::parse(meta, errors)?);
                 Ok(())
             }
-            "crate" => set(&mut self.krate, meta, &key, |m| {
+            "crate" => set_once(&mut self.krate, meta, &key, |m| {
                 CratePath::parse_value(m.value()?)
             }),
             _ => Err(meta.error(format!(
@@ -240,19 +241,21 @@ impl SkillAttr {
             );
         }
         meta.parse_nested_meta(|inner| {
-            let key = key_of(&inner);
+            let key = path_text(&inner.path);
             let parsed = match key.as_str() {
-                "id" => set(&mut skill.id, &inner, &key, |m| m.value()?.parse()),
-                "name" => set(&mut skill.name, &inner, &key, |m| m.value()?.parse()),
-                "description" => set(&mut skill.description, &inner, &key, |m| m.value()?.parse()),
-                "tags" => set(&mut skill.tags, &inner, &key, |m| parse_list(m.value()?)),
-                "examples" => set(&mut skill.examples, &inner, &key, |m| {
+                "id" => set_once(&mut skill.id, &inner, &key, |m| m.value()?.parse()),
+                "name" => set_once(&mut skill.name, &inner, &key, |m| m.value()?.parse()),
+                "description" => {
+                    set_once(&mut skill.description, &inner, &key, |m| m.value()?.parse())
+                }
+                "tags" => set_once(&mut skill.tags, &inner, &key, |m| parse_list(m.value()?)),
+                "examples" => set_once(&mut skill.examples, &inner, &key, |m| {
                     parse_list(m.value()?)
                 }),
-                "input_modes" => set(&mut skill.input_modes, &inner, &key, |m| {
+                "input_modes" => set_once(&mut skill.input_modes, &inner, &key, |m| {
                     parse_list(m.value()?)
                 }),
-                "output_modes" => set(&mut skill.output_modes, &inner, &key, |m| {
+                "output_modes" => set_once(&mut skill.output_modes, &inner, &key, |m| {
                     parse_list(m.value()?)
                 }),
                 _ => Err(inner.error(format!(
@@ -279,10 +282,10 @@ fn parse_provider(
         .map_or_else(Span::call_site, Ident::span);
     let (mut organization, mut url) = (None, None);
     meta.parse_nested_meta(|inner| {
-        let key = key_of(&inner);
+        let key = path_text(&inner.path);
         match key.as_str() {
-            "organization" => set(&mut organization, &inner, &key, |m| m.value()?.parse()),
-            "url" => set(&mut url, &inner, &key, |m| m.value()?.parse()),
+            "organization" => set_once(&mut organization, &inner, &key, |m| m.value()?.parse()),
+            "url" => set_once(&mut url, &inner, &key, |m| m.value()?.parse()),
             _ => Err(inner.error(format!(
                 "unknown provider key `{key}`; expected one of {PROVIDER_KEYS}"
             ))),
@@ -318,23 +321,5 @@ fn skip_value(meta: &ParseNestedMeta<'_>) -> syn::Result<()> {
         let _content;
         syn::parenthesized!(_content in meta.input);
     }
-    Ok(())
-}
-
-fn key_of(meta: &ParseNestedMeta<'_>) -> String {
-    let path = &meta.path;
-    quote::quote!(#path).to_string().replace(' ', "")
-}
-
-fn set<T>(
-    slot: &mut Option<T>,
-    meta: &ParseNestedMeta<'_>,
-    key: &str,
-    parse: impl FnOnce(&ParseNestedMeta<'_>) -> syn::Result<T>,
-) -> syn::Result<()> {
-    if slot.is_some() {
-        return Err(meta.error(format!("duplicate `{key}` key; write it once")));
-    }
-    *slot = Some(parse(meta)?);
     Ok(())
 }

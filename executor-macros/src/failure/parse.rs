@@ -2,6 +2,7 @@
 //! keeps its span, and every bad key is reported (the rest of its attribute is skipped, the
 //! other attributes are still read).
 
+use crate::meta::{path_text, set_once};
 use proc_macro2::{Ident, Span, TokenTree};
 use syn::meta::ParseNestedMeta;
 use syn::{Attribute, Lit, LitBool, LitStr, Meta, Token};
@@ -186,11 +187,11 @@ impl FailureAttr {
             "ordinary" => self.set_class(meta, ident, Class::Ordinary),
             "terminal" => self.set_class(meta, ident, Class::Terminal),
             "unhandled" => self.set_class(meta, ident, Class::Unhandled),
-            "code" => set(&mut self.code, meta, &key, |m| {
+            "code" => set_once(&mut self.code, meta, &key, |m| {
                 parse_str(m, "code = \"not_found\"")
             }),
-            "retry_after" => set(&mut self.retry_after, meta, &key, parse_duration),
-            "kind" => set(&mut self.kind, meta, &key, |m| {
+            "retry_after" => set_once(&mut self.retry_after, meta, &key, parse_duration),
+            "kind" => set_once(&mut self.kind, meta, &key, |m| {
                 let value = m.value()?;
                 if value.peek(LitStr) {
                     let lit: LitStr = value.parse()?;
@@ -202,13 +203,13 @@ impl FailureAttr {
                 let ident: Ident = value.parse()?;
                 Ok((Kind::from_ident(&ident)?, ident))
             }),
-            "redact" => set(&mut self.redact, meta, &key, parse_flag),
-            "data" => set(&mut self.data, meta, &key, parse_flag),
-            "skip" => set(&mut self.skip, meta, &key, |m| {
+            "redact" => set_once(&mut self.redact, meta, &key, parse_flag),
+            "data" => set_once(&mut self.data, meta, &key, parse_flag),
+            "skip" => set_once(&mut self.skip, meta, &key, |m| {
                 reject_value(m, "skip")?;
                 Ok(ident.span())
             }),
-            "crate" => set(&mut self.krate, meta, &key, |m| {
+            "crate" => set_once(&mut self.krate, meta, &key, |m| {
                 CratePath::parse_value(m.value()?)
             }),
             _ => Err(meta.error(unknown_key(&key, place))),
@@ -245,19 +246,6 @@ pub fn crate_path_lenient(attrs: &[Attribute]) -> CratePath {
     FailureAttr::from_attrs(attrs, Place::Struct, &mut errors)
         .krate
         .unwrap_or_default()
-}
-
-fn set<T>(
-    slot: &mut Option<T>,
-    meta: &ParseNestedMeta<'_>,
-    key: &str,
-    parse: impl FnOnce(&ParseNestedMeta<'_>) -> syn::Result<T>,
-) -> syn::Result<()> {
-    if slot.is_some() {
-        return Err(meta.error(format!("duplicate `{key}` key; write it once")));
-    }
-    *slot = Some(parse(meta)?);
-    Ok(())
 }
 
 fn parse_str(meta: &ParseNestedMeta<'_>, example: &str) -> syn::Result<LitStr> {
@@ -388,10 +376,6 @@ fn key_list(keys: &[&str]) -> String {
         .map(|k| format!("`{k}`"))
         .collect::<Vec<_>>()
         .join(", ")
-}
-
-fn path_text(path: &syn::Path) -> String {
-    quote::quote!(#path).to_string().replace(' ', "")
 }
 
 /// Levenshtein distance, for "did you mean" hints on short keys.

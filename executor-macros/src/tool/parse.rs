@@ -1,5 +1,6 @@
 //! Syntax of `#[tool(…)]` and `#[arg(…)]`. Every key keeps its span for diagnostics.
 
+use crate::meta::{path_text, set_once};
 use proc_macro2::{Span, TokenStream};
 use syn::meta::ParseNestedMeta;
 use syn::{Expr, LitBool, LitStr};
@@ -64,20 +65,20 @@ impl ToolAttr {
             .map(ToString::to_string)
             .unwrap_or_default();
         match key.as_str() {
-            "name" => set(&mut self.name, meta, &key, |m| m.value()?.parse()),
-            "title" => set(&mut self.title, meta, &key, |m| m.value()?.parse()),
-            "description" => set(&mut self.description, meta, &key, |m| m.value()?.parse()),
-            "read_only" => set(&mut self.read_only, meta, &key, parse_flag),
-            "destructive" => set(&mut self.destructive, meta, &key, parse_flag),
-            "idempotent" => set(&mut self.idempotent, meta, &key, parse_flag),
-            "open_world" => set(&mut self.open_world, meta, &key, parse_flag),
-            "timeout" => set(&mut self.timeout, meta, &key, |m| {
+            "name" => set_once(&mut self.name, meta, &key, |m| m.value()?.parse()),
+            "title" => set_once(&mut self.title, meta, &key, |m| m.value()?.parse()),
+            "description" => set_once(&mut self.description, meta, &key, |m| m.value()?.parse()),
+            "read_only" => set_once(&mut self.read_only, meta, &key, parse_flag),
+            "destructive" => set_once(&mut self.destructive, meta, &key, parse_flag),
+            "idempotent" => set_once(&mut self.idempotent, meta, &key, parse_flag),
+            "open_world" => set_once(&mut self.open_world, meta, &key, parse_flag),
+            "timeout" => set_once(&mut self.timeout, meta, &key, |m| {
                 let lit: LitStr = m.value()?.parse()?;
                 let ms = crate::util::parse_duration_ms(&lit.value())
                     .map_err(|e| syn::Error::new(lit.span(), e))?;
                 Ok((ms, lit))
             }),
-            "crate" => set(&mut self.krate, meta, &key, |m| {
+            "crate" => set_once(&mut self.krate, meta, &key, |m| {
                 CratePath::parse_value(m.value()?)
             }),
             _ => Err(meta.error(format!(
@@ -118,7 +119,7 @@ impl ArgAttr {
             .map(ToString::to_string)
             .unwrap_or_default();
         match key.as_str() {
-            "default" => set(&mut self.default, meta, &key, |m| {
+            "default" => set_once(&mut self.default, meta, &key, |m| {
                 let span = m
                     .path
                     .get_ident()
@@ -129,27 +130,14 @@ impl ArgAttr {
                     Ok((span, None))
                 }
             }),
-            "rename" => set(&mut self.rename, meta, &key, |m| m.value()?.parse()),
-            "description" => set(&mut self.description, meta, &key, |m| m.value()?.parse()),
+            "rename" => set_once(&mut self.rename, meta, &key, |m| m.value()?.parse()),
+            "description" => set_once(&mut self.description, meta, &key, |m| m.value()?.parse()),
             _ => Err(meta.error(format!(
                 "unknown #[arg] key `{}`; expected one of {ARG_KEYS}",
                 path_text(&meta.path)
             ))),
         }
     }
-}
-
-fn set<T>(
-    slot: &mut Option<T>,
-    meta: &ParseNestedMeta<'_>,
-    key: &str,
-    parse: impl FnOnce(&ParseNestedMeta<'_>) -> syn::Result<T>,
-) -> syn::Result<()> {
-    if slot.is_some() {
-        return Err(meta.error(format!("duplicate `{key}` key; write it once")));
-    }
-    *slot = Some(parse(meta)?);
-    Ok(())
 }
 
 fn parse_flag(meta: &ParseNestedMeta<'_>) -> syn::Result<Flag> {
@@ -159,8 +147,4 @@ fn parse_flag(meta: &ParseNestedMeta<'_>) -> syn::Result<Flag> {
     } else {
         Ok(Flag { value: true })
     }
-}
-
-fn path_text(path: &syn::Path) -> String {
-    quote::quote!(#path).to_string().replace(' ', "")
 }
