@@ -45,6 +45,26 @@ where
     Drive(State::Guarded(Box::pin(guarded(tool, ctx, timeout, fut))))
 }
 
+/// Whether [`drive`] under `ctx` would only catch panics: no deadline and no cancellation
+/// token. Generated tools that take no context check it to run their body through
+/// [`catch_panics`] in a future that does not carry the context (measured in BENCHMARKS.md).
+#[inline]
+pub fn unguarded(ctx: &ToolContext) -> bool {
+    ctx.deadline().is_none() && ctx.cancellation_token().is_none()
+}
+
+/// [`drive`] without a context: `fut` under `catch_unwind`, a panic an internal failure.
+#[inline]
+pub fn catch_panics<T, F>(
+    tool: &str,
+    fut: F,
+) -> Drive<'_, F, std::future::Pending<Result<T, ToolFailure>>>
+where
+    F: Future<Output = Result<T, ToolFailure>> + Unpin,
+{
+    Drive(State::Plain { tool, fut })
+}
+
 /// The future [`drive`] returns.
 #[must_use = "futures do nothing unless awaited"]
 pub struct Drive<'a, F, G>(State<'a, F, G>);
