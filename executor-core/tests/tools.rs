@@ -482,6 +482,27 @@ fn a_panicking_tool_is_an_internal_failure_and_the_set_keeps_serving() {
 }
 
 #[test]
+fn a_panic_under_a_deadline_or_token_is_an_internal_failure_too() {
+    // `boom` takes no context: without a deadline or token its call skips `drive`, with
+    // either it goes through it; both catch the panic.
+    rt().block_on(async {
+        let tools = set();
+        for ctx in [
+            ToolContext::new().with_timeout(Duration::from_secs(10)),
+            ToolContext::new().with_cancellation(CancellationToken::new()),
+        ] {
+            let failure = tools
+                .execute_with_context("boom", &json!({}), ctx)
+                .await
+                .unwrap_err();
+            assert_eq!(failure.kind(), FailureKind::Internal);
+            assert_eq!(failure.code(), "panic");
+            assert_eq!(failure.message(), "tool `boom` panicked");
+        }
+    });
+}
+
+#[test]
 fn the_tool_timeout_is_enforced() {
     rt().block_on(async {
         let failure =

@@ -1,6 +1,7 @@
-//! `ToolSet` finds tools by an 8-byte name prefix first and the whole name second: names that
-//! share a prefix, names shorter than the prefix and names that differ only past it must all
-//! reach their own tool, and near misses must not reach any.
+//! `ToolSet` finds tools by an integer key packed from the name's bytes first (the first eight
+//! bytes, or for shorter names the first and last four, or first, middle and last) and the
+//! whole name second: names that share a key's bytes, names shorter than eight bytes and names
+//! that differ only past them must all reach their own tool, and near misses must not reach any.
 
 use executor_core::FailureKind;
 use executor_core::prelude::*;
@@ -28,6 +29,11 @@ named! {
     exactly8 => "exactly8",
     exactly8x => "exactly8x",
     zz => "zz",
+    abcd => "abcd",
+    abdc => "abdc",
+    abcde => "abcde",
+    abcdefg => "abcdefg",
+    xbx => "xbx",
 }
 
 fn set() -> ToolSet {
@@ -42,6 +48,11 @@ fn set() -> ToolSet {
         exactly8,
         get_weather_today,
         get_weathe,
+        abcdefg,
+        abcd,
+        xbx,
+        abcde,
+        abdc,
     ]
 }
 
@@ -60,7 +71,7 @@ fn every_name_reaches_its_own_tool() {
         let out = block_on(tools.execute(name, &json!({})));
         assert_eq!(out, Ok(json!(name)), "calling `{name}`");
     }
-    assert_eq!(tools.len(), 10);
+    assert_eq!(tools.len(), 15);
 }
 
 #[test]
@@ -80,6 +91,17 @@ fn near_misses_are_unknown() {
         "a\0",
         "zz\0",
         "zzz",
+        "abce",
+        "bbcd",
+        "abdd",
+        "abcdf",
+        "abcee",
+        "abcxefg",
+        "abcdefh",
+        "xbb",
+        "bbx",
+        "xxx",
+        "abcd\0",
     ] {
         let err = block_on(tools.execute_with_context(name, &json!({}), ToolContext::new()))
             .expect_err(name);

@@ -4,8 +4,8 @@ use std::any::Any;
 use std::fmt;
 use std::future::{Future, poll_fn};
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::pin::pin;
-use std::task::Poll;
+use std::pin::{Pin, pin};
+use std::task::{Context, Poll};
 use std::time::Duration;
 
 use tokio::time::Instant;
@@ -18,32 +18,84 @@ use crate::{FailureKind, ToolFailure};
 /// timeout failure; a cancellation a cancelled failure. In each case `fut` is dropped.
 ///
 /// Costs nothing extra when there is no deadline and no cancellation token: no timer is
-/// armed and nothing is allocated. With either, the timer and the cancellation wait live in
-/// one extra allocation, which keeps them out of every tool's future (measured in
-/// BENCHMARKS.md).
+/// armed, nothing is allocated, and the returned future is a plain struct that polls `fut`
+/// under `catch_unwind` (no state machine of its own). With either, the timer and the
+/// cancellation wait live in one extra allocation, which keeps them out of every tool's future
+/// (measured in BENCHMARKS.md).
+///
+/// `fut` is `Unpin` (generated tools pass their body pinned in place, other callers a box), so
+/// the plain path needs no pin projection.
 ///
 /// # Errors
 /// `fut`'s own failure, or a panic, timeout or cancellation failure.
-pub async fn drive<T, F>(
-    tool: &str,
-    ctx: &ToolContext,
+#[inline]
+pub fn drive<'a, T, F>(
+    tool: &'a str,
+    ctx: &'a ToolContext,
     timeout: Option<Duration>,
     fut: F,
-) -> Result<T, ToolFailure>
+) -> Drive<'a, F, impl Future<Output = Result<T, ToolFailure>> + 'a>
 where
-    F: Future<Output = Result<T, ToolFailure>>,
+    F: Future<Output = Result<T, ToolFailure>> + Unpin + 'a,
+    T: 'a,
 {
     if timeout.is_none() && ctx.deadline().is_none() && ctx.cancellation_token().is_none() {
-        let mut fut = pin!(fut);
-        return poll_fn(
-            |cx| match catch_unwind(AssertUnwindSafe(|| fut.as_mut().poll(cx))) {
-                Ok(poll) => poll,
-                Err(payload) => Poll::Ready(Err(panicked(tool, &*payload))),
-            },
-        )
-        .await;
+        return Drive(State::Plain { tool, fut });
     }
-    Box::pin(guarded(tool, ctx, timeout, fut)).await
+    Drive(State::Guarded(Box::pin(guarded(tool, ctx, timeout, fut))))
+}
+
+/// Whether [`drive`] under `ctx` would only catch panics: no deadline and no cancellation
+/// token. Generated tools that take no context check it to run their body through
+/// [`catch_panics`] in a future that does not carry the context (measured in BENCHMARKS.md).
+#[inline]
+pub fn unguarded(ctx: &ToolContext) -> bool {
+    ctx.deadline().is_none() && ctx.cancellation_token().is_none()
+}
+
+/// [`drive`] without a context: `fut` under `catch_unwind`, a panic an internal failure.
+#[inline]
+pub fn catch_panics<T, F>(
+    tool: &str,
+    fut: F,
+) -> Drive<'_, F, std::future::Pending<Result<T, ToolFailure>>>
+where
+    F: Future<Output = Result<T, ToolFailure>> + Unpin,
+{
+    Drive(State::Plain { tool, fut })
+}
+
+/// The future [`drive`] returns.
+#[must_use = "futures do nothing unless awaited"]
+pub struct Drive<'a, F, G>(State<'a, F, G>);
+
+enum State<'a, F, G> {
+    /// No deadline, timeout or token: only panics are caught.
+    Plain { tool: &'a str, fut: F },
+    /// The timer and the cancellation wait, in one allocation.
+    Guarded(Pin<Box<G>>),
+}
+
+impl<T, F, G> Future for Drive<'_, F, G>
+where
+    F: Future<Output = Result<T, ToolFailure>> + Unpin,
+    G: Future<Output = Result<T, ToolFailure>>,
+{
+    type Output = Result<T, ToolFailure>;
+
+    #[inline]
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        // Every field is `Unpin` (`F` by bound, the guarded future boxed).
+        match &mut self.get_mut().0 {
+            State::Plain { tool, fut } => {
+                match catch_unwind(AssertUnwindSafe(|| Pin::new(&mut *fut).poll(cx))) {
+                    Ok(poll) => poll,
+                    Err(payload) => Poll::Ready(Err(panicked(tool, &*payload))),
+                }
+            }
+            State::Guarded(fut) => fut.as_mut().poll(cx),
+        }
+    }
 }
 
 /// `drive` with a deadline or a cancellation token.

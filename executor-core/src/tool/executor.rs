@@ -31,6 +31,7 @@ pub struct ToolExecution {
 impl ToolExecution {
     /// An output with no state changes.
     #[must_use]
+    #[inline]
     pub fn output_only(output: Value) -> Self {
         Self {
             output,

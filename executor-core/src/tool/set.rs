@@ -103,9 +103,13 @@ pub struct ToolSet {
 }
 
 struct Inner {
-    /// Sorted by [`route_key`] then name; a binary search over a few short names beats
-    /// hashing them.
+    /// Each tool's [`route_key`], name and target, in the order added.
     routes: Vec<(u64, Box<str>, Target)>,
+    /// An open-addressing index into `routes` by [`route_key`]: each slot is a route's index
+    /// plus one, or 0 when empty. Its length is a power of two at least twice the number of
+    /// routes, so a lookup usually reads one slot and always ends at an empty one (measured
+    /// against a binary search in BENCHMARKS.md).
+    slots: Box<[usize]>,
     specs: SpecList,
     fallback: Option<Arc<dyn ToolExecutor>>,
 }
@@ -234,10 +238,19 @@ impl ToolSetBuilder {
                 specs.push(spec);
             }
         }
-        routes.sort_unstable_by(|a, b| a.0.cmp(&b.0).then_with(|| a.1.cmp(&b.1)));
+        let mut slots = vec![0; (routes.len() * 2).next_power_of_two()].into_boxed_slice();
+        let mask = slots.len() - 1;
+        for (index, (key, _, _)) in routes.iter().enumerate() {
+            let mut slot = slot_of(*key, mask);
+            while slots[slot] != 0 {
+                slot = (slot + 1) & mask;
+            }
+            slots[slot] = index + 1;
+        }
         ToolSet {
             inner: Arc::new(Inner {
                 routes,
+                slots,
                 specs: specs.into(),
                 fallback: self.fallback,
             }),
@@ -245,15 +258,48 @@ impl ToolSetBuilder {
     }
 }
 
-/// A name's first eight bytes as a big-endian integer (zero-padded). Routes are ordered by it
-/// first, so most probes of the lookup compare two integers instead of calling `memcmp`
-/// (measured in BENCHMARKS.md); names that share it are ordered by the whole name.
+/// A name's bytes packed into an integer without reading past the name and without a loop:
+/// names of up to eight bytes are their first and last four (or, shorter than four, their
+/// first, middle and last byte) as two halves, longer names their first eight bytes. The
+/// lookup hashes it to a slot and compares it before the name, so a probe compares two
+/// integers instead of calling `memcmp` (measured in BENCHMARKS.md).
+///
+/// For names of one length up to eight bytes the key covers every byte, so equal keys and
+/// lengths mean equal names ([`same_name`] relies on it); longer names that share the key are
+/// told apart by comparing them whole.
+#[inline]
 fn route_key(name: &str) -> u64 {
-    let mut key = 0u64;
-    for i in 0..8 {
-        key = (key << 8) | u64::from(name.as_bytes().get(i).copied().unwrap_or(0));
+    let b = name.as_bytes();
+    let n = b.len();
+    if let Some(head) = b.first_chunk::<8>() {
+        return u64::from_le_bytes(*head);
     }
-    key
+    if n >= 4 {
+        let lo = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+        let hi = u32::from_le_bytes([b[n - 4], b[n - 3], b[n - 2], b[n - 1]]);
+        return (u64::from(hi) << 32) | u64::from(lo);
+    }
+    if n == 0 {
+        return 0;
+    }
+    u64::from(b[0]) | (u64::from(b[n / 2]) << 8) | (u64::from(b[n - 1]) << 16)
+}
+
+/// The first slot to probe for `key` in a table of `mask + 1` slots: the key's bytes mixed by
+/// a multiplication (Fibonacci hashing), its high half taken.
+#[inline]
+fn slot_of(key: u64, mask: usize) -> usize {
+    // The high half fits in `usize` on 32-bit targets too; `mask` keeps it in the table.
+    #[allow(clippy::cast_possible_truncation)]
+    let mixed = (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32) as usize;
+    mixed & mask
+}
+
+/// Whether `route` (whose key equals `name`'s) is `name`: up to eight bytes the key already
+/// holds every byte, so only the lengths are left to compare.
+#[inline]
+fn same_name(route: &str, name: &str) -> bool {
+    route.len() == name.len() && (name.len() <= 8 || route == name)
 }
 
 impl ToolExecutor for ToolSet {
@@ -266,13 +312,19 @@ impl ToolExecutor for ToolSet {
         ctx: ToolContext,
     ) -> BoxFuture<'a, Result<ToolExecution, ToolFailure>> {
         let wanted = route_key(tool);
-        let routes = &self.inner.routes;
-        let first = routes.partition_point(|(key, _, _)| *key < wanted);
-        let route = routes[first..]
-            .iter()
-            .take_while(|(key, _, _)| *key == wanted)
-            .find(|(_, name, _)| **name == *tool)
-            .map(|(_, _, target)| target);
+        let Inner { routes, slots, .. } = &*self.inner;
+        let mask = slots.len() - 1;
+        let mut slot = slot_of(wanted, mask);
+        let route = loop {
+            let Some(index) = slots[slot].checked_sub(1) else {
+                break None;
+            };
+            let (key, name, target) = &routes[index];
+            if *key == wanted && same_name(name, tool) {
+                break Some(target);
+            }
+            slot = (slot + 1) & mask;
+        };
         match route {
             Some(Target::Fn(call)) => call(params, ctx),
             Some(Target::Executor(executor)) => executor.execute_with_context(tool, params, ctx),

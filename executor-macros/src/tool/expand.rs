@@ -201,6 +201,10 @@ pub fn call_body(model: &ToolFn, receiver: Option<TokenStream>) -> TokenStream {
             .timeout_ms
             .map(|ms| quote!(#krate::__private::Duration::from_millis(#ms))),
     );
+    let takes_context = model.params.iter().any(|p| matches!(p, Param::Context));
+    if !takes_context && model.timeout_ms.is_none() {
+        return unguarded_call_body(model, &decode, &invoke);
+    }
     quote! {
         #krate::__private::Box::pin(async move {
             let __executor_body = async {
@@ -219,6 +223,52 @@ pub fn call_body(model: &ToolFn, receiver: Option<TokenStream>) -> TokenStream {
             #krate::__private::finish(__executor_output, &#ctx)
         })
     }
+}
+
+// A tool that takes no context and has no `timeout`: the context only matters for its
+// deadline and cancellation token (the tool can record no state changes and stream nothing).
+// Without either, the call's future runs the body under `catch_panics` and does not carry the
+// context, which keeps it small; otherwise it is the `drive` path above. The body is written
+// once, in a closure both paths call.
+//
+//     let make = move || async move { /* decode, call, encode */ };
+//     if unguarded(&ctx) {
+//         Box::pin(async move { Ok(ToolExecution::output_only(catch_panics("add", pin!(make())).await?)) })
+//     } else {
+//         Box::pin(async move { let out = drive("add", &ctx, None, pin!(make())).await?; finish(out, &ctx) })
+//     }
+fn unguarded_call_body(model: &ToolFn, decode: &TokenStream, invoke: &TokenStream) -> TokenStream {
+    let krate = &model.krate;
+    let name = &model.name;
+    let ctx = ctx_ident();
+    let make = Ident::new("__executor_make", Span::mixed_site());
+    quote! {{
+        let #make = move || async move {
+            #decode
+            #invoke
+        };
+        if #krate::__private::unguarded(&#ctx) {
+            #krate::__private::Box::pin(async move {
+                let __executor_output = #krate::__private::catch_panics(
+                    #name,
+                    #krate::__private::core::pin::pin!(#make()),
+                )
+                .await?;
+                ::core::result::Result::Ok(#krate::ToolExecution::output_only(__executor_output))
+            })
+        } else {
+            #krate::__private::Box::pin(async move {
+                let __executor_output = #krate::__private::drive(
+                    #name,
+                    &#ctx,
+                    ::core::option::Option::None,
+                    #krate::__private::core::pin::pin!(#make()),
+                )
+                .await?;
+                #krate::__private::finish(__executor_output, &#ctx)
+            })
+        }
+    }}
 }
 
 pub fn params_ident() -> Ident {

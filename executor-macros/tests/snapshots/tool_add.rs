@@ -47,8 +47,8 @@ const _: () = {
                 ::executor_core::ToolFailure,
             >,
         > {
-            ::executor_core::__private::Box::pin(async move {
-                let __executor_body = async {
+            {
+                let __executor_make = move || async move {
                     let mut __executor_raw_0: ::core::option::Option<
                         &::executor_core::__private::Value,
                     > = ::core::option::Option::None;
@@ -106,15 +106,39 @@ const _: () = {
                     let __executor_value = add(__executor_arg_0, __executor_arg_1);
                     ::executor_core::__private::encode(&__executor_value)
                 };
-                let __executor_output = ::executor_core::__private::drive(
-                        "add",
-                        &__executor_ctx,
-                        ::core::option::Option::None,
-                        ::executor_core::__private::core::pin::pin!(__executor_body),
-                    )
-                    .await?;
-                ::executor_core::__private::finish(__executor_output, &__executor_ctx)
-            })
+                if ::executor_core::__private::unguarded(&__executor_ctx) {
+                    ::executor_core::__private::Box::pin(async move {
+                        let __executor_output = ::executor_core::__private::catch_panics(
+                                "add",
+                                ::executor_core::__private::core::pin::pin!(
+                                    __executor_make()
+                                ),
+                            )
+                            .await?;
+                        ::core::result::Result::Ok(
+                            ::executor_core::ToolExecution::output_only(
+                                __executor_output,
+                            ),
+                        )
+                    })
+                } else {
+                    ::executor_core::__private::Box::pin(async move {
+                        let __executor_output = ::executor_core::__private::drive(
+                                "add",
+                                &__executor_ctx,
+                                ::core::option::Option::None,
+                                ::executor_core::__private::core::pin::pin!(
+                                    __executor_make()
+                                ),
+                            )
+                            .await?;
+                        ::executor_core::__private::finish(
+                            __executor_output,
+                            &__executor_ctx,
+                        )
+                    })
+                }
+            }
         }
     }
 };
