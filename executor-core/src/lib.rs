@@ -216,6 +216,7 @@ pub mod failure;
 #[cfg(feature = "mcp")]
 #[cfg_attr(docsrs, doc(cfg(feature = "mcp")))]
 pub mod mcp;
+mod millis;
 pub mod schema;
 #[cfg(feature = "subprocess")]
 #[cfg_attr(docsrs, doc(cfg(feature = "subprocess")))]

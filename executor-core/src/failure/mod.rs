@@ -137,7 +137,7 @@ struct Repr {
         default,
         skip_serializing_if = "Option::is_none",
         rename = "retry_after_ms",
-        with = "millis"
+        with = "crate::millis"
     )]
     retry_after: Option<Duration>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -490,24 +490,6 @@ impl From<anyhow::Error> for ToolFailure {
 impl From<std::convert::Infallible> for ToolFailure {
     fn from(never: std::convert::Infallible) -> Self {
         match never {}
-    }
-}
-
-mod millis {
-    use std::time::Duration;
-
-    use serde::{Deserialize, Deserializer, Serializer};
-
-    #[allow(clippy::ref_option)] // serde's `with` passes `&Option<T>`
-    pub fn serialize<S: Serializer>(value: &Option<Duration>, s: S) -> Result<S::Ok, S::Error> {
-        match value {
-            Some(d) => s.serialize_u64(u64::try_from(d.as_millis()).unwrap_or(u64::MAX)),
-            None => s.serialize_none(),
-        }
-    }
-
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Duration>, D::Error> {
-        Ok(Option::<u64>::deserialize(d)?.map(Duration::from_millis))
     }
 }
 

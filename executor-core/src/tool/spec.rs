@@ -71,7 +71,7 @@ pub struct ToolSpec {
         default,
         skip_serializing_if = "Option::is_none",
         rename = "timeoutMs",
-        with = "opt_millis"
+        with = "crate::millis"
     )]
     pub timeout: Option<Duration>,
 }
@@ -129,23 +129,5 @@ impl ToolSpec {
     pub fn with_timeout(mut self, timeout: Duration) -> Self {
         self.timeout = Some(timeout);
         self
-    }
-}
-
-mod opt_millis {
-    use std::time::Duration;
-
-    use serde::{Deserialize, Deserializer, Serializer};
-
-    #[allow(clippy::ref_option)] // serde's `with` passes `&Option<T>`
-    pub fn serialize<S: Serializer>(value: &Option<Duration>, s: S) -> Result<S::Ok, S::Error> {
-        match value {
-            Some(d) => s.serialize_u64(u64::try_from(d.as_millis()).unwrap_or(u64::MAX)),
-            None => s.serialize_none(),
-        }
-    }
-
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Duration>, D::Error> {
-        Ok(Option::<u64>::deserialize(d)?.map(Duration::from_millis))
     }
 }
