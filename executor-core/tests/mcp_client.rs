@@ -3,6 +3,7 @@
 #![cfg(feature = "mcp-http")]
 
 mod mcp_tools;
+mod stream_support;
 
 use std::time::Duration;
 
@@ -235,21 +236,12 @@ async fn a_dropped_call_sends_notifications_cancelled() {
 #[tokio::test]
 async fn server_progress_reaches_the_callers_stream() {
     let (executor, _server) = connect(false).await;
-    let mut rx = executor
+    let rx = executor
         .execute_stream("count", &json!({"to": 4}), "a-1")
         .await
         .unwrap();
-    let mut chunks = Vec::new();
-    while let Some(chunk) = tokio::time::timeout(WAIT, rx.recv()).await.unwrap() {
-        chunks.push(chunk);
-    }
-    let fractions: Vec<f64> = chunks
-        .iter()
-        .filter_map(|c| match c {
-            ToolStreamChunk::Progress { fraction, .. } => Some(*fraction),
-            _ => None,
-        })
-        .collect();
+    let chunks = stream_support::drain(rx, WAIT).await;
+    let fractions = stream_support::progress_fractions(&chunks);
     assert_eq!(fractions, [0.25, 0.5, 0.75, 1.0]);
     assert_eq!(
         chunks.last(),

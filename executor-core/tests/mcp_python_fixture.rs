@@ -6,6 +6,8 @@
 //! with `--ignored`.
 #![cfg(all(unix, feature = "mcp"))]
 
+mod stream_support;
+
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -154,21 +156,12 @@ async fn timeout_ms_bounds_the_wait_and_the_server_sees_the_cancellation() {
 #[ignore = "needs EXECUTOR_MCP_PYTHON (a Python with `mcp`); run by .ci/mcp-peer.sh"]
 async fn progress_from_the_python_server_is_streamed() {
     let (executor, _) = stdio("progress", false).await;
-    let mut rx = executor
+    let rx = executor
         .execute_stream("sleep", &json!({"seconds": 0.2}), "a-1")
         .await
         .unwrap();
-    let mut chunks = Vec::new();
-    while let Some(chunk) = tokio::time::timeout(WAIT, rx.recv()).await.unwrap() {
-        chunks.push(chunk);
-    }
-    let fractions: Vec<f64> = chunks
-        .iter()
-        .filter_map(|c| match c {
-            ToolStreamChunk::Progress { fraction, .. } => Some(*fraction),
-            _ => None,
-        })
-        .collect();
+    let chunks = stream_support::drain(rx, WAIT).await;
+    let fractions = stream_support::progress_fractions(&chunks);
     assert_eq!(fractions, [0.25, 0.5, 0.75, 1.0]);
     assert_eq!(
         chunks.last(),
