@@ -27,6 +27,21 @@ impl CratePath {
     }
 }
 
+impl CratePath {
+    /// Parses the optional `crate = ::path;` that function-like macros take first
+    /// (`toolset!(crate = …; a, b)`, `agent_executor!(crate = …; Ty, …)`).
+    pub fn parse_prefix(input: syn::parse::ParseStream<'_>) -> syn::Result<Self> {
+        if !(input.peek(syn::Token![crate]) && input.peek2(syn::Token![=])) {
+            return Ok(Self::default());
+        }
+        input.parse::<syn::Token![crate]>()?;
+        input.parse::<syn::Token![=]>()?;
+        let krate = Self::parse_value(input)?;
+        input.parse::<syn::Token![;]>()?;
+        Ok(krate)
+    }
+}
+
 impl ToTokens for CratePath {
     fn to_tokens(&self, tokens: &mut TokenStream) {
         match &self.0 {

@@ -17,13 +17,7 @@ struct Input {
 
 impl Parse for Input {
     fn parse(input: ParseStream<'_>) -> syn::Result<Self> {
-        let mut krate = CratePath::default();
-        if input.peek(Token![crate]) && input.peek2(Token![=]) {
-            input.parse::<Token![crate]>()?;
-            input.parse::<Token![=]>()?;
-            krate = CratePath::parse_value(input)?;
-            input.parse::<Token![;]>()?;
-        }
+        let krate = CratePath::parse_prefix(input)?;
         let tools = Punctuated::parse_terminated(input)?;
         Ok(Self { krate, tools })
     }

@@ -26,13 +26,7 @@ pub enum Arms {
 
 impl Parse for ExecutorInput {
     fn parse(input: ParseStream<'_>) -> syn::Result<Self> {
-        let mut krate = CratePath::default();
-        if input.peek(Token![crate]) && input.peek2(Token![=]) {
-            input.parse::<Token![crate]>()?;
-            input.parse::<Token![=]>()?;
-            krate = CratePath::parse_value(input)?;
-            input.parse::<Token![;]>()?;
-        }
+        let krate = CratePath::parse_prefix(input)?;
         let mut generics = Generics::default();
         if input.peek(Token![impl]) {
             input.parse::<Token![impl]>()?;
