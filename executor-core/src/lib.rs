@@ -235,7 +235,7 @@ pub use executor_macros::{agent, agent_executor};
 pub use executor_macros::{tool, tools, toolset};
 pub use failure::{Classification, FailureKind, REDACTED_MESSAGE, ToolFailure};
 pub use tool::{
-    BoxFuture, DuplicateTool, FnTool, STREAM_CAPACITY, SpecList, Tool, ToolAnnotations,
+    BoxFuture, DuplicateTool, FnTool, PlainFn, STREAM_CAPACITY, SpecList, Tool, ToolAnnotations,
     ToolContext, ToolExecution, ToolExecutor, ToolSet, ToolSetBuilder, ToolSpec, ToolStreamChunk,
     spawn_stream,
 };

@@ -21,7 +21,7 @@ pub use ::tokio::sync::mpsc::Receiver;
 
 pub use crate::schema::args::{decode, describe, encode, missing, object, unknown};
 pub use crate::schema::{InputSchema, literal, output_schema};
-pub use crate::tool::drive::{catch_panics, drive, unguarded};
+pub use crate::tool::drive::{drive, plain_call, with_context};
 
 use std::collections::HashMap;
 

@@ -167,6 +167,18 @@ async fn slow(ctx: &ToolContext, #[arg(default)] finish: bool) -> Result<String,
     unreachable!()
 }
 
+static NAP_DROPPED: std::sync::LazyLock<Arc<AtomicBool>> =
+    std::sync::LazyLock::new(|| Arc::new(AtomicBool::new(false)));
+
+/// Waits forever without a context (so a set calls it without one unless the call has a
+/// deadline or a token).
+#[tool]
+async fn nap() -> u8 {
+    let _guard = DropFlag(Arc::clone(&NAP_DROPPED));
+    std::future::pending::<()>().await;
+    unreachable!()
+}
+
 /// Tells what the context says.
 #[tool]
 fn whoami(ctx: &ToolContext) -> Value {
@@ -195,7 +207,8 @@ fn refuse(reason: String) -> TextResult<u8> {
 
 fn set() -> ToolSet {
     toolset![
-        weather, add, join, address_of, ping, noop, boom, sleepy, slow, whoami, remember, refuse
+        weather, add, join, address_of, ping, noop, boom, sleepy, slow, whoami, remember, refuse,
+        nap
     ]
 }
 
@@ -240,7 +253,8 @@ fn specs_match_snapshots() {
             "slow",
             "whoami",
             "remember",
-            "refuse"
+            "refuse",
+            "nap"
         ],
         "specs are listed in the order tools were added"
     );
@@ -550,6 +564,94 @@ fn cancellation_drops_the_tool_future() {
         assert_eq!(failure.kind(), FailureKind::Cancelled);
         assert!(failure.is_terminal());
         assert!(SLOW_DROPPED.load(Ordering::SeqCst));
+    });
+}
+
+#[test]
+fn tools_that_do_not_read_their_context_are_called_without_one() {
+    assert!(<add as Tool>::CALL_PLAIN.is_some());
+    assert!(<nap as Tool>::CALL_PLAIN.is_some());
+    assert!(
+        <whoami as Tool>::CALL_PLAIN.is_none(),
+        "takes `&ToolContext`"
+    );
+    assert!(<sleepy as Tool>::CALL_PLAIN.is_none(), "has a `timeout`");
+    rt().block_on(async {
+        let plain = <add as Tool>::CALL_PLAIN.unwrap();
+        let out = plain(&json!({"a": 2, "b": 3})).await.unwrap();
+        assert_eq!(out.output, json!(5));
+        assert!(out.state_changes.is_empty());
+        let failure = plain(&json!({"a": "two"})).await.unwrap_err();
+        assert_eq!(failure.kind(), FailureKind::InvalidArguments);
+
+        // Every seed method, whatever it carries, gets the same answer.
+        let tools = set();
+        let params = json!({"a": 2, "b": 3});
+        let effects = HashMap::from([("k".to_owned(), json!(null))]);
+        let classified = tools
+            .execute_classified("add", &params, "a-1", None, Some("s"), 2, &effects, None)
+            .await
+            .unwrap();
+        assert_eq!(classified.output, json!(5));
+        assert!(classified.state_changes.is_empty());
+        let budgeted = tools
+            .execute_classified("add", &params, "", Some(60_000), None, 1, &effects, None)
+            .await
+            .unwrap();
+        assert_eq!(budgeted.output, json!(5));
+        assert_eq!(tools.execute("add", &params).await, Ok(json!(5)));
+        assert_eq!(
+            tools
+                .execute_with_action_in_session("add", &params, "a", None, None, 1)
+                .await,
+            Ok(json!(5))
+        );
+    });
+}
+
+#[test]
+fn tools_without_a_context_still_honour_deadlines_and_tokens() {
+    rt().block_on(async {
+        let tools = set();
+        let empty = HashMap::new();
+        let params = json!({});
+        let bounded = |fut| tokio::time::timeout(Duration::from_secs(10), fut);
+
+        NAP_DROPPED.store(false, Ordering::SeqCst);
+        let failure =
+            bounded(tools.execute_classified("nap", &params, "", Some(20), None, 1, &empty, None))
+                .await
+                .expect("timeout_ms bounds a tool that takes no context")
+                .unwrap_err();
+        assert_eq!(failure.kind(), FailureKind::Timeout);
+        assert!(
+            NAP_DROPPED.load(Ordering::SeqCst),
+            "the tool's future is dropped"
+        );
+
+        NAP_DROPPED.store(false, Ordering::SeqCst);
+        let failure = bounded(<nap as Tool>::call(
+            &params,
+            ToolContext::new().with_timeout(Duration::from_millis(20)),
+        ))
+        .await
+        .expect("a deadline bounds `Tool::call` too")
+        .unwrap_err();
+        assert_eq!(failure.kind(), FailureKind::Timeout);
+        assert!(NAP_DROPPED.load(Ordering::SeqCst));
+
+        NAP_DROPPED.store(false, Ordering::SeqCst);
+        let token = CancellationToken::new();
+        let ctx = ToolContext::new().with_cancellation(token.clone());
+        let call = tools.execute_with_context("nap", &params, ctx);
+        let canceller = async {
+            tokio::time::sleep(Duration::from_millis(20)).await;
+            token.cancel();
+        };
+        let (result, ()) = tokio::join!(bounded(call), canceller);
+        let failure = result.expect("the token ends the call").unwrap_err();
+        assert_eq!(failure.kind(), FailureKind::Cancelled);
+        assert!(NAP_DROPPED.load(Ordering::SeqCst));
     });
 }
 

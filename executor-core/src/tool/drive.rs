@@ -8,9 +8,11 @@ use std::pin::{Pin, pin};
 use std::task::{Context, Poll};
 use std::time::Duration;
 
+use serde_json::Value;
 use tokio::time::Instant;
 
 use super::context::ToolContext;
+use super::executor::{BoxFuture, ToolExecution};
 use crate::{FailureKind, ToolFailure};
 
 /// Runs `fut` for `tool` under the context's deadline (and the tool's own `timeout`, whichever
@@ -46,23 +48,66 @@ where
 }
 
 /// Whether [`drive`] under `ctx` would only catch panics: no deadline and no cancellation
-/// token. Generated tools that take no context check it to run their body through
-/// [`catch_panics`] in a future that does not carry the context (measured in BENCHMARKS.md).
+/// token.
 #[inline]
 pub fn unguarded(ctx: &ToolContext) -> bool {
     ctx.deadline().is_none() && ctx.cancellation_token().is_none()
 }
 
-/// [`drive`] without a context: `fut` under `catch_unwind`, a panic an internal failure.
+/// A context-free tool's call: `body` (decode, run, encode) with its output as a
+/// [`ToolExecution`] and a panic while polling it an internal failure of `tool`. This is the
+/// whole of [`drive`] for a call without a deadline or cancellation token, as a thin wrapper
+/// around `body`: no state machine of its own and no context.
 #[inline]
-pub fn catch_panics<T, F>(
-    tool: &str,
-    fut: F,
-) -> Drive<'_, F, std::future::Pending<Result<T, ToolFailure>>>
+pub fn plain_call<F>(tool: &'static str, body: F) -> PlainCall<F>
 where
-    F: Future<Output = Result<T, ToolFailure>> + Unpin,
+    F: Future<Output = Result<Value, ToolFailure>>,
 {
-    Drive(State::Plain { tool, fut })
+    PlainCall { tool, body }
+}
+
+pin_project_lite::pin_project! {
+    /// The future [`plain_call`] returns.
+    #[must_use = "futures do nothing unless awaited"]
+    pub struct PlainCall<F> {
+        tool: &'static str,
+        #[pin]
+        body: F,
+    }
+}
+
+impl<F> Future for PlainCall<F>
+where
+    F: Future<Output = Result<Value, ToolFailure>>,
+{
+    type Output = Result<ToolExecution, ToolFailure>;
+
+    #[inline]
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        let this = self.project();
+        match catch_unwind(AssertUnwindSafe(|| this.body.poll(cx))) {
+            Ok(Poll::Ready(output)) => Poll::Ready(output.map(ToolExecution::output_only)),
+            Ok(Poll::Pending) => Poll::Pending,
+            Err(payload) => Poll::Ready(Err(panicked(this.tool, &*payload))),
+        }
+    }
+}
+
+/// A tool that reads nothing of its context but the deadline and the cancellation token (it
+/// takes no `&ToolContext` and has no `timeout`), called under `ctx`: `plain` itself when the
+/// context has neither (the context is dropped here, so no tool future carries it), otherwise
+/// `plain` under the context's deadline and token, in one more allocation next to the timer.
+/// Generated tools build `plain` with [`plain_call`] (measured in BENCHMARKS.md).
+#[inline]
+pub fn with_context<'a>(
+    tool: &'static str,
+    ctx: ToolContext,
+    plain: BoxFuture<'a, Result<ToolExecution, ToolFailure>>,
+) -> BoxFuture<'a, Result<ToolExecution, ToolFailure>> {
+    if unguarded(&ctx) {
+        return plain;
+    }
+    Box::pin(async move { guarded(tool, &ctx, None, plain).await })
 }
 
 /// The future [`drive`] returns.

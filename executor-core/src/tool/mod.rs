@@ -9,6 +9,6 @@ pub(crate) mod stream;
 
 pub use context::ToolContext;
 pub use executor::{BoxFuture, SpecList, ToolExecution, ToolExecutor};
-pub use set::{DuplicateTool, FnTool, Tool, ToolSet, ToolSetBuilder, spawn_stream};
+pub use set::{DuplicateTool, FnTool, PlainFn, Tool, ToolSet, ToolSetBuilder, spawn_stream};
 pub use spec::{ToolAnnotations, ToolSpec};
 pub use stream::{STREAM_CAPACITY, ToolStreamChunk};

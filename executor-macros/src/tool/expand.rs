@@ -176,7 +176,7 @@ fn result_ok_type(ty: &Type) -> Option<&Type> {
 }
 
 // Input:  fn add(a: i64, b: i64) -> i64
-// Output:
+// Output, for a tool that reads its context (a `&ToolContext` parameter or a `timeout`):
 //     Box::pin(async move {
 //         let body = async {
 //             let mut raw_0 = None; let mut raw_1 = None;
@@ -190,10 +190,16 @@ fn result_ok_type(ty: &Type) -> Option<&Type> {
 //         let out = drive("add", &ctx, None, pin!(body)).await?;
 //         finish(out, &ctx)
 //     })
+// and for any other tool (see `plain_call`):
+//     with_context("add", ctx, /* plain_call(model, receiver) */)
 pub fn call_body(model: &ToolFn, receiver: Option<TokenStream>) -> TokenStream {
     let krate = &model.krate;
     let name = &model.name;
     let ctx = ctx_ident();
+    if !reads_context(model) {
+        let plain = plain_call(model, receiver);
+        return quote!(#krate::__private::with_context(#name, #ctx, #plain));
+    }
     let decode = decode_args(model);
     let invoke = invoke(model, receiver);
     let timeout = option_tokens(
@@ -201,10 +207,6 @@ pub fn call_body(model: &ToolFn, receiver: Option<TokenStream>) -> TokenStream {
             .timeout_ms
             .map(|ms| quote!(#krate::__private::Duration::from_millis(#ms))),
     );
-    let takes_context = model.params.iter().any(|p| matches!(p, Param::Context));
-    if !takes_context && model.timeout_ms.is_none() {
-        return unguarded_call_body(model, &decode, &invoke);
-    }
     quote! {
         #krate::__private::Box::pin(async move {
             let __executor_body = async {
@@ -225,50 +227,29 @@ pub fn call_body(model: &ToolFn, receiver: Option<TokenStream>) -> TokenStream {
     }
 }
 
-// A tool that takes no context and has no `timeout`: the context only matters for its
-// deadline and cancellation token (the tool can record no state changes and stream nothing).
-// Without either, the call's future runs the body under `catch_panics` and does not carry the
-// context, which keeps it small; otherwise it is the `drive` path above. The body is written
-// once, in a closure both paths call.
+/// Whether the tool reads its context: it takes `&ToolContext` (ids, effects, the stream) or
+/// has a `timeout` (a deadline of its own). Any other tool only cares whether the call has a
+/// deadline or a cancellation token, and is called without a context when it has neither.
+pub fn reads_context(model: &ToolFn) -> bool {
+    model.timeout_ms.is_some() || model.params.iter().any(|p| matches!(p, Param::Context))
+}
+
+// The call of a tool that does not read its context, as a boxed future that holds no context:
+// the body under `plain_call`, which catches panics and wraps the output (no second state
+// machine). Only for tools where `reads_context` is false.
 //
-//     let make = move || async move { /* decode, call, encode */ };
-//     if unguarded(&ctx) {
-//         Box::pin(async move { Ok(ToolExecution::output_only(catch_panics("add", pin!(make())).await?)) })
-//     } else {
-//         Box::pin(async move { let out = drive("add", &ctx, None, pin!(make())).await?; finish(out, &ctx) })
-//     }
-fn unguarded_call_body(model: &ToolFn, decode: &TokenStream, invoke: &TokenStream) -> TokenStream {
+//     Box::pin(plain_call("add", async move { /* decode, call, encode */ }))
+pub fn plain_call(model: &ToolFn, receiver: Option<TokenStream>) -> TokenStream {
     let krate = &model.krate;
     let name = &model.name;
-    let ctx = ctx_ident();
-    let make = Ident::new("__executor_make", Span::mixed_site());
-    quote! {{
-        let #make = move || async move {
+    let decode = decode_args(model);
+    let invoke = invoke(model, receiver);
+    quote! {
+        #krate::__private::Box::pin(#krate::__private::plain_call(#name, async move {
             #decode
             #invoke
-        };
-        if #krate::__private::unguarded(&#ctx) {
-            #krate::__private::Box::pin(async move {
-                let __executor_output = #krate::__private::catch_panics(
-                    #name,
-                    #krate::__private::core::pin::pin!(#make()),
-                )
-                .await?;
-                ::core::result::Result::Ok(#krate::ToolExecution::output_only(__executor_output))
-            })
-        } else {
-            #krate::__private::Box::pin(async move {
-                let __executor_output = #krate::__private::drive(
-                    #name,
-                    &#ctx,
-                    ::core::option::Option::None,
-                    #krate::__private::core::pin::pin!(#make()),
-                )
-                .await?;
-                #krate::__private::finish(__executor_output, &#ctx)
-            })
-        }
-    }}
+        }))
+    }
 }
 
 pub fn params_ident() -> Ident {

@@ -24,78 +24,55 @@ const _: () = {
         > {
             match __executor_tool {
                 "bump" => {
-                    let __executor_make = move || async move {
-                        let mut __executor_raw_0: ::core::option::Option<
-                            &::executor_core::__private::Value,
-                        > = ::core::option::Option::None;
-                        if let ::core::option::Option::Some(__executor_object) = ::executor_core::__private::object(
-                            __executor_params,
-                        )? {
-                            for (__executor_key, __executor_value) in __executor_object {
-                                match __executor_key.as_str() {
-                                    "by" => {
-                                        __executor_raw_0 = ::core::option::Option::Some(
-                                            __executor_value,
-                                        );
+                    ::executor_core::__private::with_context(
+                        "bump",
+                        __executor_ctx,
+                        ::executor_core::__private::Box::pin(
+                            ::executor_core::__private::plain_call(
+                                "bump",
+                                async move {
+                                    let mut __executor_raw_0: ::core::option::Option<
+                                        &::executor_core::__private::Value,
+                                    > = ::core::option::Option::None;
+                                    if let ::core::option::Option::Some(__executor_object) = ::executor_core::__private::object(
+                                        __executor_params,
+                                    )? {
+                                        for (__executor_key, __executor_value) in __executor_object {
+                                            match __executor_key.as_str() {
+                                                "by" => {
+                                                    __executor_raw_0 = ::core::option::Option::Some(
+                                                        __executor_value,
+                                                    );
+                                                }
+                                                __executor_other => {
+                                                    return ::core::result::Result::Err(
+                                                        ::executor_core::__private::unknown(
+                                                            __executor_other,
+                                                            &["by"],
+                                                        ),
+                                                    );
+                                                }
+                                            }
+                                        }
                                     }
-                                    __executor_other => {
-                                        return ::core::result::Result::Err(
-                                            ::executor_core::__private::unknown(
-                                                __executor_other,
-                                                &["by"],
-                                            ),
-                                        );
-                                    }
-                                }
-                            }
-                        }
-                        let __executor_arg_0 = match __executor_raw_0 {
-                            ::core::option::Option::Some(__executor_value) => {
-                                ::executor_core::__private::decode::<
-                                    u64,
-                                >(__executor_value, "by")?
-                            }
-                            ::core::option::Option::None => {
-                                return ::core::result::Result::Err(
-                                    ::executor_core::__private::missing("by", "u64"),
-                                );
-                            }
-                        };
-                        let __executor_value = self.bump(__executor_arg_0).await;
-                        ::executor_core::__private::encode(&__executor_value)
-                    };
-                    if ::executor_core::__private::unguarded(&__executor_ctx) {
-                        ::executor_core::__private::Box::pin(async move {
-                            let __executor_output = ::executor_core::__private::catch_panics(
-                                    "bump",
-                                    ::executor_core::__private::core::pin::pin!(
-                                        __executor_make()
-                                    ),
-                                )
-                                .await?;
-                            ::core::result::Result::Ok(
-                                ::executor_core::ToolExecution::output_only(
-                                    __executor_output,
-                                ),
-                            )
-                        })
-                    } else {
-                        ::executor_core::__private::Box::pin(async move {
-                            let __executor_output = ::executor_core::__private::drive(
-                                    "bump",
-                                    &__executor_ctx,
-                                    ::core::option::Option::None,
-                                    ::executor_core::__private::core::pin::pin!(
-                                        __executor_make()
-                                    ),
-                                )
-                                .await?;
-                            ::executor_core::__private::finish(
-                                __executor_output,
-                                &__executor_ctx,
-                            )
-                        })
-                    }
+                                    let __executor_arg_0 = match __executor_raw_0 {
+                                        ::core::option::Option::Some(__executor_value) => {
+                                            ::executor_core::__private::decode::<
+                                                u64,
+                                            >(__executor_value, "by")?
+                                        }
+                                        ::core::option::Option::None => {
+                                            return ::core::result::Result::Err(
+                                                ::executor_core::__private::missing("by", "u64"),
+                                            );
+                                        }
+                                    };
+                                    let __executor_value = self.bump(__executor_arg_0).await;
+                                    ::executor_core::__private::encode(&__executor_value)
+                                },
+                            ),
+                        ),
+                    )
                 }
                 _ => {
                     ::executor_core::__private::Box::pin(
