@@ -22,13 +22,18 @@ use serde_json::Value;
 use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncWrite, AsyncWriteExt, BufReader};
 use tokio::sync::Mutex;
 
-/// One line read from the peer.
+/// What [`read_line`] read into its buffer.
+#[derive(Debug, PartialEq, Eq)]
 enum Line {
-    Complete(Vec<u8>),
-    /// Longer than the bound: its first bytes (to find the id in) and its length.
-    Oversized(Vec<u8>),
+    /// A whole line.
+    Complete,
+    /// A line longer than the bound: the buffer holds its first bytes, to find the id in.
+    Oversized,
     Eof,
 }
+
+/// The most line buffer kept between lines; a longer line's buffer is freed.
+const KEPT_CAPACITY: usize = 64 * 1024;
 
 /// How much of an oversized line is kept to look for its id.
 const PREFIX_BYTES: usize = 1024;
@@ -38,6 +43,8 @@ pub(crate) struct LineTransport<R, W> {
     write: Arc<Mutex<W>>,
     max_line: usize,
     initialized: bool,
+    /// The line being read, reused from line to line.
+    line: Vec<u8>,
 }
 
 impl<R, W> LineTransport<R, W>
@@ -51,6 +58,7 @@ where
             write: Arc::new(Mutex::new(write)),
             max_line,
             initialized: false,
+            line: Vec::new(),
         }
     }
 
@@ -118,31 +126,39 @@ where
 
     async fn next_message(&mut self) -> io::Result<Option<ClientJsonRpcMessage>> {
         loop {
-            let bytes = match read_line(&mut self.read, self.max_line).await? {
+            match read_line(&mut self.read, self.max_line, &mut self.line).await? {
                 Line::Eof => return Ok(None),
-                Line::Oversized(prefix) => {
+                Line::Oversized => {
                     let text = format!("request exceeds the {}-byte limit", self.max_line);
-                    self.reply_error(find_id(&prefix), ErrorCode::INVALID_REQUEST, text)
+                    self.reply_error(find_id(&self.line), ErrorCode::INVALID_REQUEST, text)
                         .await?;
                     continue;
                 }
-                Line::Complete(bytes) => bytes,
-            };
-            let line = trim(&bytes);
+                Line::Complete => {}
+            }
+            let line = trim(&self.line);
             if line.is_empty() {
                 continue;
             }
-            let Ok(value) = serde_json::from_slice::<Value>(line) else {
-                continue; // unparsable: nothing to answer (see the module docs)
-            };
-            let id = value.get("id").and_then(request_id);
-            let message = match serde_json::from_value::<ClientJsonRpcMessage>(value) {
-                Ok(message) => message,
-                Err(e) => {
-                    let text = format!("invalid request: {e}");
-                    self.reply_error(id, ErrorCode::INVALID_REQUEST, text)
-                        .await?;
-                    continue;
+            // Parsed once, straight into rmcp's message type. Only a line that does not parse
+            // that way goes through a `Value`, to find its id for the error (measured in
+            // BENCHMARKS.md: parsing every line to a `Value` first cost each request a second
+            // parse).
+            let message = if let Ok(message) = serde_json::from_slice(line) {
+                message
+            } else {
+                let Ok(value) = serde_json::from_slice::<Value>(line) else {
+                    continue; // unparsable: nothing to answer (see the module docs)
+                };
+                let id = value.get("id").and_then(request_id);
+                match serde_json::from_value::<ClientJsonRpcMessage>(value) {
+                    Ok(message) => message,
+                    Err(e) => {
+                        let text = format!("invalid request: {e}");
+                        self.reply_error(id, ErrorCode::INVALID_REQUEST, text)
+                            .await?;
+                        continue;
+                    }
                 }
             };
             if let Some(message) = self.gate(message).await? {
@@ -232,20 +248,29 @@ fn find_id(prefix: &[u8]) -> Option<RequestId> {
     stream.next()?.ok().as_ref().and_then(request_id)
 }
 
-/// Reads one line without holding more than `max` bytes of it.
-async fn read_line<R: AsyncBufRead + Unpin>(read: &mut R, max: usize) -> io::Result<Line> {
-    let mut line = Vec::new();
+/// Reads one line into `line` (cleared first) without holding more than `max` bytes of it.
+/// The buffer keeps its capacity for the next line unless a long line grew it past
+/// [`KEPT_CAPACITY`].
+async fn read_line<R: AsyncBufRead + Unpin>(
+    read: &mut R,
+    max: usize,
+    line: &mut Vec<u8>,
+) -> io::Result<Line> {
+    if line.capacity() > KEPT_CAPACITY {
+        *line = Vec::new();
+    }
+    line.clear();
     let mut oversized = false;
     loop {
         let buf = read.fill_buf().await?;
         if buf.is_empty() {
             return Ok(match (line.is_empty(), oversized) {
-                (_, true) => Line::Oversized(line),
+                (_, true) => Line::Oversized,
                 (true, false) => Line::Eof,
-                (false, false) => Line::Complete(line),
+                (false, false) => Line::Complete,
             });
         }
-        let (chunk, done) = match memchr(buf) {
+        let (chunk, done) = match memchr::memchr(b'\n', buf) {
             Some(i) => (&buf[..=i], true),
             None => (buf, false),
         };
@@ -266,16 +291,12 @@ async fn read_line<R: AsyncBufRead + Unpin>(read: &mut R, max: usize) -> io::Res
         read.consume(used);
         if done {
             return Ok(if oversized {
-                Line::Oversized(line)
+                Line::Oversized
             } else {
-                Line::Complete(line)
+                Line::Complete
             });
         }
     }
-}
-
-fn memchr(buf: &[u8]) -> Option<usize> {
-    buf.iter().position(|&b| b == b'\n')
 }
 
 impl<R, W> Transport<RoleServer> for LineTransport<R, W>
@@ -320,17 +341,20 @@ mod tests {
     async fn long_lines_are_cut_and_the_next_line_survives() {
         let input = format!("{}\nok\n", "x".repeat(5000));
         let mut read = BufReader::with_capacity(64, input.as_bytes());
-        match read_line(&mut read, 100).await.unwrap() {
-            Line::Oversized(prefix) => assert_eq!(prefix.len(), PREFIX_BYTES),
-            _ => panic!("expected an oversized line"),
-        }
-        match read_line(&mut read, 100).await.unwrap() {
-            Line::Complete(line) => assert_eq!(line, b"ok\n"),
-            _ => panic!("expected the next line"),
-        }
-        assert!(matches!(
-            read_line(&mut read, 100).await.unwrap(),
+        let mut line = Vec::new();
+        assert_eq!(
+            read_line(&mut read, 100, &mut line).await.unwrap(),
+            Line::Oversized
+        );
+        assert_eq!(line.len(), PREFIX_BYTES);
+        assert_eq!(
+            read_line(&mut read, 100, &mut line).await.unwrap(),
+            Line::Complete
+        );
+        assert_eq!(line, b"ok\n");
+        assert_eq!(
+            read_line(&mut read, 100, &mut line).await.unwrap(),
             Line::Eof
-        ));
+        );
     }
 }
