@@ -6,6 +6,9 @@
 //! machine a build that starts in between skews the pair. Interleaved rounds of about a
 //! millisecond see the same load, so their ratios stay put when the absolute times do not.
 //!
+//! The MCP pair runs both servers and the client on one current-thread runtime, so it compares
+//! the whole round trip's CPU cost (client, pipe and server), with the same client for both.
+//!
 //! Run: `cargo bench -p benches --bench interleaved` (`INTERLEAVED_ROUNDS` changes the number
 //! of rounds; the default is 301).
 
@@ -13,15 +16,19 @@ use std::collections::HashMap;
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-use benches::{CALLED, arguments, hand, ours, ready};
+use benches::{CALLED, arguments, hand, mcp, ours, ready};
 use executor_core::ToolExecutor;
 
-/// Calls per batch, chosen so a batch of the slowest case takes about a millisecond.
+/// Calls per batch, chosen so a batch of the slowest in-process case takes about a
+/// millisecond.
 const BATCH: u32 = 2_000;
 
-fn time_batch(mut f: impl FnMut()) -> Duration {
+/// MCP round trips per batch: a round trip takes about 50 µs.
+const MCP_BATCH: u32 = 40;
+
+fn time_batch(batch: u32, mut f: impl FnMut()) -> Duration {
     let start = Instant::now();
-    for _ in 0..BATCH {
+    for _ in 0..batch {
         f();
     }
     start.elapsed()
@@ -33,22 +40,32 @@ fn median(values: &mut [f64]) -> f64 {
 }
 
 /// Prints `candidate` against `baseline`: median ns per call of each and the median ratio.
-fn compare(name: &str, rounds: usize, mut baseline: impl FnMut(), mut candidate: impl FnMut()) {
+fn compare(name: &str, rounds: usize, baseline: impl FnMut(), candidate: impl FnMut()) {
+    compare_in(BATCH, name, rounds, baseline, candidate);
+}
+
+fn compare_in(
+    batch: u32,
+    name: &str,
+    rounds: usize,
+    mut baseline: impl FnMut(),
+    mut candidate: impl FnMut(),
+) {
     // Warm caches and allocator before the first round counts.
-    time_batch(&mut baseline);
-    time_batch(&mut candidate);
+    time_batch(batch, &mut baseline);
+    time_batch(batch, &mut candidate);
     let (mut base_ns, mut cand_ns, mut ratios) = (Vec::new(), Vec::new(), Vec::new());
     for round in 0..rounds {
         let (b, c) = if round % 2 == 0 {
-            let b = time_batch(&mut baseline);
-            (b, time_batch(&mut candidate))
+            let b = time_batch(batch, &mut baseline);
+            (b, time_batch(batch, &mut candidate))
         } else {
-            let c = time_batch(&mut candidate);
-            (time_batch(&mut baseline), c)
+            let c = time_batch(batch, &mut candidate);
+            (time_batch(batch, &mut baseline), c)
         };
         let (b, c) = (b.as_secs_f64() * 1e9, c.as_secs_f64() * 1e9);
-        base_ns.push(b / f64::from(BATCH));
-        cand_ns.push(c / f64::from(BATCH));
+        base_ns.push(b / f64::from(batch));
+        cand_ns.push(c / f64::from(batch));
         ratios.push(c / b);
     }
     println!(
@@ -75,7 +92,9 @@ fn main() {
     assert_eq!(classified(&set).map(|e| e.output), Ok(expected.clone()));
     assert_eq!(ready(hand::call(CALLED, &args)), Ok(expected));
 
-    println!("interleaved: {rounds} rounds of {BATCH} calls each, medians");
+    println!(
+        "interleaved: {rounds} rounds of {BATCH} calls ({MCP_BATCH} MCP round trips) each, medians"
+    );
     let hand_call = || {
         black_box(ready(hand::call(black_box(CALLED), black_box(&args)))).ok();
     };
@@ -96,6 +115,31 @@ fn main() {
         },
     );
     compare(
+        "call: ours Tool::call (no ToolSet) / hand",
+        rounds,
+        hand_call,
+        || {
+            black_box(ready(<ours::t10 as executor_core::Tool>::call(
+                black_box(&args),
+                executor_core::ToolContext::new(),
+            )))
+            .ok();
+        },
+    );
+    compare(
+        "call: ours execute_with_context / hand",
+        rounds,
+        hand_call,
+        || {
+            black_box(ready(black_box(&set).execute_with_context(
+                black_box(CALLED),
+                black_box(&args),
+                executor_core::ToolContext::new(),
+            )))
+            .ok();
+        },
+    );
+    compare(
         "list: ours specs() / hand-written OnceLock",
         rounds,
         || {
@@ -103,6 +147,34 @@ fn main() {
         },
         || {
             black_box(black_box(&set).specs());
+        },
+    );
+
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("a Tokio runtime");
+    let (ours_client, rmcp_client) =
+        rt.block_on(async { (mcp::connect_ours().await, mcp::connect_rmcp().await) });
+    let params = mcp::params();
+    let expected = Some(serde_json::json!({"tool": 10, "total": 84, "flagged": true}));
+    assert_eq!(
+        rt.block_on(mcp::call(&ours_client, params.clone())),
+        expected
+    );
+    assert_eq!(
+        rt.block_on(mcp::call(&rmcp_client, params.clone())),
+        expected
+    );
+    compare_in(
+        MCP_BATCH,
+        "mcp round trip: ours McpServer / rmcp server",
+        rounds,
+        || {
+            black_box(rt.block_on(mcp::call(&rmcp_client, black_box(params.clone()))));
+        },
+        || {
+            black_box(rt.block_on(mcp::call(&ours_client, black_box(params.clone()))));
         },
     );
 }

@@ -8,61 +8,19 @@
 
 use std::hint::black_box;
 
-use benches::{CALLED, arguments, ours, peer};
+use benches::mcp::{call, connect_ours, connect_rmcp, params};
 use common::ThreadCpuTime;
 use criterion::{Criterion, criterion_group, criterion_main};
-use executor_core::mcp::McpServer;
-use rmcp::ServiceExt;
-use rmcp::model::CallToolRequestParams;
-use rmcp::service::{RoleClient, RunningService};
-use serde_json::{Value, json};
+use serde_json::json;
 
 mod common;
-
-type Client = RunningService<RoleClient, ()>;
-
-/// A client connected, handshake done, to a server running on the other end of a pipe.
-async fn connect_ours() -> Client {
-    let (client_io, server_io) = tokio::io::duplex(1 << 16);
-    let (read, write) = tokio::io::split(server_io);
-    tokio::spawn(McpServer::new(ours::toolset()).serve_io(read, write));
-    ().serve(client_io)
-        .await
-        .expect("our server completes the handshake")
-}
-
-async fn connect_rmcp() -> Client {
-    let (client_io, server_io) = tokio::io::duplex(1 << 16);
-    tokio::spawn(async move {
-        let running = peer::Server::default()
-            .serve(server_io)
-            .await
-            .expect("the rmcp server completes the handshake");
-        let _ = running.waiting().await;
-    });
-    ().serve(client_io)
-        .await
-        .expect("the rmcp server answers the handshake")
-}
-
-async fn call(client: &Client, params: CallToolRequestParams) -> Option<Value> {
-    let result = client
-        .call_tool(params)
-        .await
-        .expect("the call is answered");
-    assert_ne!(result.is_error, Some(true), "the tool failed: {result:?}");
-    result.structured_content
-}
 
 fn round_trip(c: &mut Criterion<ThreadCpuTime>) {
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .expect("a Tokio runtime");
-    let Value::Object(map) = arguments() else {
-        unreachable!("arguments() is an object")
-    };
-    let params = CallToolRequestParams::new(CALLED).with_arguments(map);
+    let params = params();
     let ours = rt.block_on(connect_ours());
     let rmcp = rt.block_on(connect_rmcp());
 

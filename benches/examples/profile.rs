@@ -6,18 +6,51 @@
 //! ```
 //!
 //! Styles: `ours` (through the `ToolSet`), `ours_borrowed`, `ours_tool` (`Tool::call` directly),
-//! `hand`, `none` (set-up only, to subtract).
+//! `hand`, `none` (set-up only, to subtract); and MCP round trips over an in-memory pipe on a
+//! current-thread runtime, client and server together: `mcp_ours`, `mcp_rmcp`, `mcp_none`
+//! (connect only, to subtract).
 
 use std::collections::HashMap;
 use std::hint::black_box;
 
-use benches::{CALLED, arguments, hand, ours, ready};
+use benches::{CALLED, arguments, hand, mcp, ours, ready};
 use executor_core::ToolExecutor;
+
+/// `n` MCP round trips against one server (`ours`, `rmcp`, or `none` to only connect).
+fn mcp_round_trips(server: &str, n: usize) {
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("a Tokio runtime");
+    rt.block_on(async {
+        let client = match server {
+            "ours" | "none" => mcp::connect_ours().await,
+            "rmcp" => mcp::connect_rmcp().await,
+            other => panic!("unknown MCP server `{other}`: ours, rmcp or none"),
+        };
+        let params = mcp::params();
+        let calls = if server == "none" { 0 } else { n };
+        let mut ok = 0usize;
+        for _ in 0..calls {
+            ok += usize::from(
+                mcp::call(&client, black_box(params.clone()))
+                    .await
+                    .is_some(),
+            );
+        }
+        println!("mcp_{server}: {ok} of {calls} round trips answered");
+        let _ = client.cancel().await;
+    });
+}
 
 fn main() {
     let mut args = std::env::args().skip(1);
     let style = args.next().unwrap_or_else(|| "ours".to_owned());
     let n: usize = args.next().and_then(|s| s.parse().ok()).unwrap_or(100_000);
+    if let Some(server) = style.strip_prefix("mcp_") {
+        mcp_round_trips(server, n);
+        return;
+    }
     let params = arguments();
     let effects = HashMap::new();
     let set = ours::toolset();
@@ -55,7 +88,9 @@ fn main() {
             "hand" => ready(hand::call(black_box(CALLED), black_box(&params))).is_ok(),
             "none" => true,
             other => {
-                panic!("unknown style `{other}`: ours, ours_borrowed, ours_tool, hand or none")
+                panic!(
+                    "unknown style `{other}`: ours, ours_borrowed, ours_tool, hand, none or mcp_*"
+                )
             }
         };
         ok += usize::from(done);

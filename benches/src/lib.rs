@@ -283,3 +283,73 @@ pub mod peer {
     #[tool_handler(router = self.tool_router)]
     impl ServerHandler for Server {}
 }
+
+/// MCP `tools/call` round trips over an in-memory pipe (`tokio::io::duplex`): one rmcp client
+/// against our `McpServer` serving [`ours::toolset`], or against the [`peer`] server. Used by
+/// the `mcp` and `interleaved` benchmarks and by `examples/profile.rs`.
+pub mod mcp {
+    use executor_core::mcp::McpServer;
+    use rmcp::ServiceExt;
+    use rmcp::model::CallToolRequestParams;
+    use rmcp::service::{RoleClient, RunningService};
+    use serde_json::Value;
+
+    use super::{CALLED, arguments, ours, peer};
+
+    /// A connected client.
+    pub type Client = RunningService<RoleClient, ()>;
+
+    /// A client connected, handshake done, to our server on the other end of a pipe. Must run
+    /// inside a Tokio runtime (the server is spawned on it).
+    ///
+    /// # Panics
+    /// If the handshake fails.
+    pub async fn connect_ours() -> Client {
+        let (client_io, server_io) = tokio::io::duplex(1 << 16);
+        let (read, write) = tokio::io::split(server_io);
+        tokio::spawn(McpServer::new(ours::toolset()).serve_io(read, write));
+        ().serve(client_io)
+            .await
+            .expect("our server completes the handshake")
+    }
+
+    /// A client connected, handshake done, to the rmcp `#[tool_handler]` server.
+    ///
+    /// # Panics
+    /// If the handshake fails.
+    pub async fn connect_rmcp() -> Client {
+        let (client_io, server_io) = tokio::io::duplex(1 << 16);
+        tokio::spawn(async move {
+            let running = peer::Server::default()
+                .serve(server_io)
+                .await
+                .expect("the rmcp server completes the handshake");
+            let _ = running.waiting().await;
+        });
+        ().serve(client_io)
+            .await
+            .expect("the rmcp server answers the handshake")
+    }
+
+    /// The `tools/call` params every round trip sends: [`CALLED`] with [`arguments`].
+    #[must_use]
+    pub fn params() -> CallToolRequestParams {
+        let Value::Object(map) = arguments() else {
+            unreachable!("arguments() is an object")
+        };
+        CallToolRequestParams::new(CALLED).with_arguments(map)
+    }
+
+    /// One round trip: the structured result.
+    ///
+    /// # Panics
+    /// If the call is not answered or the tool failed.
+    pub async fn call(client: &Client, params: CallToolRequestParams) -> Option<Value> {
+        let result = client
+            .call_tool(params)
+            .await
+            .expect("the call is answered");
+        assert_ne!(result.is_error, Some(true), "the tool failed: {result:?}");
+        result.structured_content
+    }
+}
