@@ -251,27 +251,32 @@ impl McpServer {
         let forwarder = context.meta.get_progress_token().map(|token| {
             let (tx, rx) = mpsc::channel(STREAM_CAPACITY);
             ctx = std::mem::take(&mut ctx).with_stream(tx);
-            tokio::spawn(forward_progress(rx, context.peer.clone(), token))
+            forward_progress(rx, context.peer.clone(), token)
         });
         // Generated tools catch their own panics; a hand-written executor may not, and a
         // panic here would lose the response. `drive` with an empty context only catches.
         let executor = &self.inner.executor;
-        let call = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            executor.execute_with_context(&request.name, &params, ctx)
-        }));
-        let outcome = match call {
-            Ok(fut) => drive(&request.name, &ToolContext::new(), None, fut).await,
-            Err(_) => Err(
-                ToolFailure::ordinary(format!("tool `{}` panicked", request.name))
-                    .with_kind(FailureKind::Internal)
-                    .with_code("panic"),
-            ),
+        let work = async {
+            let call = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                executor.execute_with_context(&request.name, &params, ctx)
+            }));
+            match call {
+                Ok(fut) => drive(&request.name, &ToolContext::new(), None, fut).await,
+                Err(_) => Err(
+                    ToolFailure::ordinary(format!("tool `{}` panicked", request.name))
+                        .with_kind(FailureKind::Internal)
+                        .with_code("panic"),
+                ),
+            }
         };
-        if let Some(forwarder) = forwarder {
-            // The context (and its sender) is gone, so the forwarder ends once it has sent
-            // every progress notification: they all precede the response.
-            let _ = forwarder.await;
-        }
+        // Progress is forwarded beside the call, in this task (no task spawned per call).
+        // The tool's future owns the context and so the stream's sender: once the call is
+        // done the sender is gone and the forwarder ends after sending every notification,
+        // so they all precede the response.
+        let outcome = match forwarder {
+            Some(forwarder) => tokio::join!(work, forwarder).0,
+            None => work.await,
+        };
         match outcome {
             Ok(execution) => {
                 let catalog = self.catalog();
