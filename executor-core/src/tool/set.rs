@@ -405,9 +405,7 @@ impl ToolExecutor for ToolSet {
         action_id: &'a str,
         timeout_ms: Option<u64>,
     ) -> BoxFuture<'a, Result<Value, String>> {
-        legacy(self.seeded(tool, params, timeout_ms, || {
-            seed_context(action_id, timeout_ms, None, 1, None)
-        }))
+        self.execute_with_action_in_session(tool, params, action_id, timeout_ms, None, 1)
     }
 
     fn execute_with_action_in_session<'a>(
@@ -433,17 +431,18 @@ impl ToolExecutor for ToolSet {
         session_id: Option<&'a str>,
         attempt: u32,
         expected_effects: &'a HashMap<String, Value>,
-        _return_schema: Option<&'a Value>,
+        return_schema: Option<&'a Value>,
     ) -> BoxFuture<'a, Result<ToolExecution, String>> {
-        legacy_state(self.seeded(tool, params, timeout_ms, || {
-            seed_context(
-                action_id,
-                timeout_ms,
-                session_id,
-                attempt,
-                Some(expected_effects),
-            )
-        }))
+        legacy_state(self.execute_classified(
+            tool,
+            params,
+            action_id,
+            timeout_ms,
+            session_id,
+            attempt,
+            expected_effects,
+            return_schema,
+        ))
     }
 
     fn execute_classified<'a>(
