@@ -41,7 +41,7 @@ where
     F: Future<Output = Result<T, ToolFailure>> + Unpin + 'a,
     T: 'a,
 {
-    if timeout.is_none() && ctx.deadline().is_none() && ctx.cancellation_token().is_none() {
+    if timeout.is_none() && unguarded(ctx) {
         return Drive(State::Plain { tool, fut });
     }
     Drive(State::Guarded(Box::pin(guarded(tool, ctx, timeout, fut))))
@@ -50,7 +50,7 @@ where
 /// Whether [`drive`] under `ctx` would only catch panics: no deadline and no cancellation
 /// token.
 #[inline]
-pub fn unguarded(ctx: &ToolContext) -> bool {
+fn unguarded(ctx: &ToolContext) -> bool {
     ctx.deadline().is_none() && ctx.cancellation_token().is_none()
 }
 

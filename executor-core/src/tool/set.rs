@@ -354,9 +354,7 @@ impl ToolSet {
         ctx: ToolContext,
     ) -> BoxFuture<'a, Result<ToolExecution, ToolFailure>> {
         match route {
-            Some(Target::Fn {
-                plain: Some(plain), ..
-            }) if super::drive::unguarded(&ctx) => plain(params),
+            // A context-free tool's `call` drops an unguarded context itself (`with_context`).
             Some(Target::Fn { call, .. }) => call(params, ctx),
             Some(Target::Executor(executor)) => executor.execute_with_context(tool, params, ctx),
             None => match &self.inner.fallback {
