@@ -750,13 +750,43 @@ fn streams_carry_progress_data_and_a_terminal_chunk() {
             .unwrap();
         assert_eq!(
             drain(rx).await,
-            vec![json!({"kind": "error", "message": "a: expected i64, got string \"x\""})]
+            vec![
+                json!({"kind": "error", "message": "a: expected i64, got string \"x\"",
+                        "code": "invalid_arguments", "classification": "ordinary"})
+            ]
         );
         let rx = tools.execute_stream("nope", &json!({}), "a").await.unwrap();
         assert_eq!(
             drain(rx).await,
-            vec![json!({"kind": "error", "message": "unknown tool `nope`"})]
+            vec![json!({"kind": "error", "message": "unknown tool `nope`",
+                        "code": "unknown_tool", "classification": "ordinary"})]
         );
+        // A terminal failure keeps its class and code on the stream (issue 15: the chunk
+        // carried only the message, so a streaming caller could not tell it from a retryable one).
+        let rx = tools
+            .execute_stream(
+                "weather",
+                &json!({"location": {"city": "Atlantis"}, "days": 1, "tags": []}),
+                "a",
+            )
+            .await
+            .unwrap();
+        assert_eq!(
+            drain(rx).await,
+            vec![json!({"kind": "error", "message": "no such city",
+                        "code": "unknown_city", "classification": "terminal"})]
+        );
+        // The seed's shape still parses.
+        let seed: ToolStreamChunk =
+            serde_json::from_value(json!({"kind": "error", "message": "x"})).unwrap();
+        assert!(matches!(
+            seed,
+            ToolStreamChunk::Error {
+                code: None,
+                classification: None,
+                ..
+            }
+        ));
     });
 }
 
