@@ -13,7 +13,7 @@ fn pretty(tokens: TokenStream) -> String {
 
 #[test]
 fn tool_sync_literal_schema() {
-    let out = crate::tool::expand(
+    let out = super::expand_fn(
         quote!(read_only),
         quote! {
             /// Adds two numbers.
@@ -24,12 +24,12 @@ fn tool_sync_literal_schema() {
             ) -> i64 { a + b }
         },
     );
-    expect_file!["../tests/snapshots/tool_add.rs"].assert_eq(&pretty(out));
+    expect_file!["../../tests/snapshots/tool_add.rs"].assert_eq(&pretty(out));
 }
 
 #[test]
 fn tool_async_borrowed_context_result() {
-    let out = crate::tool::expand(
+    let out = super::expand_fn(
         quote!(name = "get_weather", timeout = "5s"),
         quote! {
             /// Looks up the weather.
@@ -38,12 +38,12 @@ fn tool_async_borrowed_context_result() {
             }
         },
     );
-    expect_file!["../tests/snapshots/tool_weather.rs"].assert_eq(&pretty(out));
+    expect_file!["../../tests/snapshots/tool_weather.rs"].assert_eq(&pretty(out));
 }
 
 #[test]
 fn tools_impl() {
-    let out = crate::tools::expand(
+    let out = super::expand_tools(
         quote!(),
         quote! {
             impl Counter {
@@ -54,19 +54,19 @@ fn tools_impl() {
             }
         },
     );
-    expect_file!["../tests/snapshots/tools_counter.rs"].assert_eq(&pretty(out));
+    expect_file!["../../tests/snapshots/tools_counter.rs"].assert_eq(&pretty(out));
 }
 
 #[test]
 fn toolset() {
-    let out = crate::toolset::expand(quote!(add, math::divide));
+    let out = super::expand_toolset(quote!(add, math::divide));
     let wrapped = quote!(fn f() { let _ = #out; });
-    expect_file!["../tests/snapshots/toolset.rs"].assert_eq(&pretty(wrapped));
+    expect_file!["../../tests/snapshots/toolset.rs"].assert_eq(&pretty(wrapped));
 }
 
 #[test]
 fn error_keeps_the_item() {
-    let out = crate::tool::expand(
+    let out = super::expand_fn(
         quote!(nmae = "x"),
         quote!(
             fn add(
