@@ -339,10 +339,14 @@ pub fn bare(meta: &ParseNestedMeta<'_>, attr: &str) -> syn::Result<Span> {
     Ok(key_span(meta))
 }
 
-/// `key = "5s"`: milliseconds and the literal. `zero` is the message for a duration of zero
-/// (what it would mean, what to write instead).
-pub fn duration(meta: &ParseNestedMeta<'_>, zero: &str) -> syn::Result<(u64, LitStr)> {
-    let lit = string(meta, "5s")?;
+/// `key = "5s"`: milliseconds and the literal. `sample` is a typical value for the key, `zero`
+/// the message for a duration of zero (what it would mean, what to write instead).
+pub fn duration(
+    meta: &ParseNestedMeta<'_>,
+    sample: &str,
+    zero: &str,
+) -> syn::Result<(u64, LitStr)> {
+    let lit = string(meta, sample)?;
     let key = path_text(&meta.path);
     let ms = duration_ms(&key, &lit.value(), zero).map_err(|e| syn::Error::new(lit.span(), e))?;
     Ok((ms, lit))

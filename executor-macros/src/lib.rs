@@ -10,6 +10,8 @@ mod attr;
 mod diag;
 mod failure;
 mod krate;
+#[cfg(test)]
+mod snapshot;
 mod tool;
 mod util;
 

@@ -202,6 +202,7 @@ impl FailureAttr {
             "retry_after" => set_once(&mut self.retry_after, meta, |m| {
                 attr::duration(
                     m,
+                    "200ms",
                     "is the same as no hint; remove it, or write a wait such as `\"200ms\"`",
                 )
             }),

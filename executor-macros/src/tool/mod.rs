@@ -7,6 +7,7 @@
 mod call;
 mod check;
 mod expand;
+mod fallback;
 mod model;
 mod parse;
 mod schema;
@@ -24,7 +25,7 @@ use model::{Site, ToolFn, ToolsImpl};
 use parse::{ToolAttr, ToolsetInput};
 
 /// `#[tool]`. Never fails: on error the user's function is emitted (parameter attributes
-/// removed) next to the errors.
+/// removed) next to the errors and a stand-in tool (`fallback`).
 pub fn expand_fn(args: TokenStream, input: TokenStream) -> TokenStream {
     let item: Item = match syn::parse2(input.clone()) {
         Ok(item) => item,
@@ -42,15 +43,17 @@ pub fn expand_fn(args: TokenStream, input: TokenStream) -> TokenStream {
         errors.push(e);
     }
     let attr = ToolAttr::parse(args, &mut errors);
+    let krate = attr.krate.as_ref().map(|(k, _)| k.clone());
     let model = ToolFn::from_syn(attr, &func.attrs, &mut func.sig, Site::Free, &mut errors);
     match (errors.finish(), model) {
         (Ok(()), Some(model)) => expand::expand_fn(&model, &func),
-        (Err(e), _) => diag::with_item(&func, &e),
+        (Err(e), _) => fallback::tool_fn(&func, &krate.unwrap_or_default(), &e),
         (Ok(()), None) => func.into_token_stream(),
     }
 }
 
-/// `#[tools]`. Never fails: on error the impl block is emitted next to the errors.
+/// `#[tools]`. Never fails: on error the impl block is emitted next to the errors and a
+/// stand-in executor impl (`fallback`).
 pub fn expand_tools(args: TokenStream, input: TokenStream) -> TokenStream {
     let item: Item = match syn::parse2(input.clone()) {
         Ok(item) => item,
@@ -67,7 +70,8 @@ pub fn expand_tools(args: TokenStream, input: TokenStream) -> TokenStream {
     let model = ToolsImpl::from_syn(args, &mut block, &mut errors);
     match errors.finish() {
         Ok(()) => expand::expand_tools(&model, &block),
-        Err(e) => diag::with_item(&block, &e),
+        Err(e) if block.trait_.is_some() => diag::with_item(&block, &e),
+        Err(e) => fallback::tools_impl(&block, &model.krate, &e),
     }
 }
 

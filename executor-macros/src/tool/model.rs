@@ -113,6 +113,15 @@ impl ToolFn {
         };
         let doc = util::doc_lines(attrs);
         let (doc_description, doc_args) = util::split_arguments_section(&doc);
+        if attr.description.is_none() && doc_description.is_empty() {
+            errors.spanned(
+                &sig.ident,
+                format!(
+                    "tool `{name}` has no description, and a model reads it to decide when to call the tool; \
+                     add a `///` line above the fn saying what it does (`#[tool(description = \"\")]` leaves it empty on purpose)"
+                ),
+            );
+        }
         let description = attr
             .description
             .as_ref()
@@ -284,11 +293,22 @@ fn strip_param_attrs(sig: &mut Signature, errors: &mut Errors) -> Vec<(ArgAttr, 
     out
 }
 
-/// `Some(true)` for `&ToolContext`, `Some(false)` after reporting `&mut ToolContext`, `None`
+/// `Some(true)` for `&ToolContext`, `Some(false)` after reporting `&mut ToolContext` or
+/// `ToolContext` by value, `None`
 /// for any other type. The type is checked by rustc too: the generated call passes a
 /// `&executor_core::ToolContext`, so a different type named `ToolContext` fails to compile
 /// instead of being silently injected.
 fn context_param(ty: &Type, errors: &mut Errors) -> Option<bool> {
+    if let Type::Path(p) = ty
+        && p.qself.is_none()
+        && p.path.segments.last()?.ident == "ToolContext"
+    {
+        errors.spanned(
+            ty,
+            "take the context by reference: `ctx: &ToolContext`; it is lent to the tool for the call, not moved into it",
+        );
+        return Some(false);
+    }
     let Type::Reference(r) = ty else { return None };
     let Type::Path(p) = &*r.elem else { return None };
     if p.qself.is_some() || p.path.segments.last()?.ident != "ToolContext" {

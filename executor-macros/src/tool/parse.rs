@@ -82,7 +82,11 @@ impl ToolAttr {
             "idempotent" => set_once(&mut self.idempotent, meta, attr::flag),
             "open_world" => set_once(&mut self.open_world, meta, attr::flag),
             "timeout" => set_once(&mut self.timeout, meta, |m| {
-                attr::duration(m, "would fail every call; write a limit such as `\"5s\"`")
+                attr::duration(
+                    m,
+                    "5s",
+                    "would fail every call; write a limit such as `\"5s\"`",
+                )
             }),
             "crate" => set_once(&mut self.krate, meta, |m| {
                 Ok((CratePath::parse_value(m.value()?)?, attr::key_span(m)))
