@@ -24,45 +24,29 @@ pub enum Place {
     Field,
 }
 
+/// Every key of a type or variant; the enum takes all but `code`, a variant all but `crate`.
+const KEYS: &[&str] = &[
+    "code",
+    "ordinary",
+    "terminal",
+    "unhandled",
+    "kind",
+    "retry_after",
+    "redact",
+    "data",
+    "crate",
+];
 const ENUM: Keys = Keys {
     what: "#[failure]",
-    keys: &[
-        "ordinary",
-        "terminal",
-        "unhandled",
-        "kind",
-        "retry_after",
-        "redact",
-        "data",
-        "crate",
-    ],
+    keys: KEYS.split_first().expect("non-empty").1,
 };
 const VARIANT: Keys = Keys {
     what: "#[failure]",
-    keys: &[
-        "ordinary",
-        "terminal",
-        "unhandled",
-        "code",
-        "kind",
-        "retry_after",
-        "redact",
-        "data",
-    ],
+    keys: KEYS.split_last().expect("non-empty").1,
 };
 const STRUCT: Keys = Keys {
     what: "#[failure]",
-    keys: &[
-        "ordinary",
-        "terminal",
-        "unhandled",
-        "code",
-        "kind",
-        "retry_after",
-        "redact",
-        "data",
-        "crate",
-    ],
+    keys: KEYS,
 };
 const FIELD: Keys = Keys {
     what: "#[failure]",

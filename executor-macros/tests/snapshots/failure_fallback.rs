@@ -1,5 +1,5 @@
 ::core::compile_error! {
-    "unknown #[failure] key `retyr`; expected one of `ordinary`, `terminal`, `unhandled`, `code`, `kind`, `retry_after`, `redact`, `data`"
+    "unknown #[failure] key `retyr`; expected one of `code`, `ordinary`, `terminal`, `unhandled`, `kind`, `retry_after`, `redact`, `data`"
 }
 const _: () = {
     #[automatically_derived]
