@@ -19,9 +19,26 @@ pub use ::std::sync::{Arc, OnceLock};
 pub use ::std::time::Duration;
 pub use ::tokio::sync::mpsc::Receiver;
 
-pub use crate::schema::args::{decode, describe, encode, missing, object, unknown};
+pub use crate::schema::args::{
+    arguments, decode, describe, encode, missing, object, or_default, required, unknown,
+};
+
+// What generated code names as `__rt::…` (every expansion opens with
+// `use ::executor_core::__private as __rt;`), so it needs no other path.
+pub use crate::failure::{FailureCodes, FailureKind, ToolFailure};
 pub use crate::schema::{InputSchema, literal, output_schema};
 pub use crate::tool::drive::{drive, plain_call, with_context};
+pub use crate::tool::{
+    BoxFuture, FnTool, PlainFn, SpecList, Tool, ToolAnnotations, ToolContext, ToolExecution,
+    ToolExecutor, ToolSet, ToolSpec, ToolStreamChunk,
+};
+pub use ::core::default::Default;
+pub use ::core::option::Option::{self, None, Some};
+pub use ::core::result::Result::{self, Err, Ok};
+pub use ::std::borrow::Cow;
+pub use ::std::string::String;
+pub use ::std::vec;
+pub use ::std::vec::Vec;
 
 use std::collections::HashMap;
 
@@ -34,7 +51,6 @@ pub mod a2a {
 }
 
 use crate::tool::set::spawn_stream;
-use crate::{BoxFuture, ToolContext, ToolExecution, ToolExecutor, ToolFailure, ToolStreamChunk};
 
 /// The context the seed methods carry, as a [`ToolContext`]. Allocates only for non-empty ids.
 #[must_use]

@@ -76,6 +76,71 @@ fn reword(serde_message: &str) -> String {
     serde_message.to_owned()
 }
 
+/// The arguments object's values for the parameters `names`, in order: one walk over the
+/// object, each key matched against the names (a key that is none of them is an error). `null`
+/// (no arguments) reads as `{}`.
+///
+/// # Errors
+/// An invalid-arguments failure when `params` is neither an object nor `null`, or has a key
+/// the tool does not take.
+// Always inlined, as `decode`: `names` is a constant at every call site, so the compiler sees
+// the same comparisons the generated `match` on the key used to spell out.
+#[allow(clippy::inline_always)]
+#[inline(always)]
+pub fn arguments<'v, const N: usize>(
+    params: &'v Value,
+    names: &[&str; N],
+) -> Result<[Option<&'v Value>; N], ToolFailure> {
+    let mut slots = [None; N];
+    match params {
+        Value::Object(map) => {
+            for (key, value) in map {
+                match names.iter().position(|name| *name == key.as_str()) {
+                    Some(i) => slots[i] = Some(value),
+                    None => return Err(unknown(key, names)),
+                }
+            }
+        }
+        Value::Null => {}
+        other => return Err(not_an_object(other)),
+    }
+    Ok(slots)
+}
+
+/// A required argument: decoded, or an error naming what was expected (`expected` is the
+/// parameter's Rust type, said in JSON words).
+///
+/// # Errors
+/// An invalid-arguments failure when the argument is absent or does not decode.
+#[allow(clippy::inline_always)] // as `decode`: once per parameter in every generated tool
+#[inline(always)]
+pub fn required<'de, T: Deserialize<'de>>(
+    value: Option<&'de Value>,
+    name: &str,
+    expected: &str,
+) -> Result<T, ToolFailure> {
+    match value {
+        Some(value) => decode(value, name),
+        None => Err(missing(name, expected)),
+    }
+}
+
+/// An optional argument (`Option<T>` or `#[arg(default)]`): decoded, or `T::default()`.
+///
+/// # Errors
+/// An invalid-arguments failure when the argument is present and does not decode.
+#[allow(clippy::inline_always)] // as `decode`: once per parameter in every generated tool
+#[inline(always)]
+pub fn or_default<'de, T: Deserialize<'de> + Default>(
+    value: Option<&'de Value>,
+    name: &str,
+) -> Result<T, ToolFailure> {
+    match value {
+        Some(value) => decode(value, name),
+        None => Ok(T::default()),
+    }
+}
+
 /// A required parameter is absent.
 #[cold]
 #[must_use]

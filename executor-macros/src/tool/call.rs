@@ -26,36 +26,35 @@ use super::types::{erase_lifetimes, span_of, type_text};
 // and for any other tool (see `plain_call`):
 //     with_context("add", ctx, /* plain_call(model, receiver) */)
 pub fn call_body(model: &ToolFn, receiver: Option<TokenStream>) -> TokenStream {
-    let krate = &model.krate;
     let name = &model.name;
     let ctx = ctx_ident();
     if !reads_context(model) {
         let plain = plain_call(model, receiver);
-        return quote!(#krate::__private::with_context(#name, #ctx, #plain));
+        return quote!(__rt::with_context(#name, #ctx, #plain));
     }
     let decode = decode_args(model);
     let invoke = invoke(model, receiver);
     let timeout = option_tokens(
         model
             .timeout_ms
-            .map(|ms| quote!(#krate::__private::Duration::from_millis(#ms))),
+            .map(|ms| quote!(__rt::Duration::from_millis(#ms))),
     );
     quote! {
-        #krate::__private::Box::pin(async move {
+        __rt::Box::pin(async move {
             let __executor_body = async {
                 #decode
                 #invoke
             };
             // Pinned here rather than moved into `drive`: the body's state is stored once, in
             // this future, instead of twice (measured in BENCHMARKS.md).
-            let __executor_output = #krate::__private::drive(
+            let __executor_output = __rt::drive(
                 #name,
                 &#ctx,
                 #timeout,
-                #krate::__private::core::pin::pin!(__executor_body),
+                __rt::core::pin::pin!(__executor_body),
             )
             .await?;
-            #krate::__private::finish(__executor_output, &#ctx)
+            __rt::finish(__executor_output, &#ctx)
         })
     }
 }
@@ -73,12 +72,11 @@ pub fn reads_context(model: &ToolFn) -> bool {
 //
 //     Box::pin(plain_call("add", async move { /* decode, call, encode */ }))
 pub fn plain_call(model: &ToolFn, receiver: Option<TokenStream>) -> TokenStream {
-    let krate = &model.krate;
     let name = &model.name;
     let decode = decode_args(model);
     let invoke = invoke(model, receiver);
     quote! {
-        #krate::__private::Box::pin(#krate::__private::plain_call(#name, async move {
+        __rt::Box::pin(__rt::plain_call(#name, async move {
             #decode
             #invoke
         }))
@@ -93,80 +91,91 @@ pub fn ctx_ident() -> Ident {
     Ident::new("__executor_ctx", Span::mixed_site())
 }
 
+// Input:  fn f(a: i64, #[arg(default)] b: i64, c: Option<&str>, #[arg(default = 7)] d: u8)
+// Output:
+//     let [__executor_arg_0, __executor_arg_1, __executor_arg_2, __executor_arg_3] =
+//         __rt::arguments(__executor_params, &["a", "b", "c", "d"])?;
+//     let __executor_arg_0 = __rt::required::<i64>(__executor_arg_0, "a", "i64")?;
+//     let __executor_arg_1 = __rt::or_default::<i64>(__executor_arg_1, "b")?;
+//     let __executor_arg_2 = __rt::or_default::<Option<&str>>(__executor_arg_2, "c")?;
+//     let __executor_arg_3 = match __executor_arg_3 {
+//         __rt::Some(v) => __rt::decode::<u8>(v, "d")?,
+//         __rt::None => 7,
+//     };
+// `arguments` walks the object once, filling one slot per name; a key that is no argument's
+// is an error. A tool without arguments still checks that it was sent none.
 fn decode_args(model: &ToolFn) -> TokenStream {
-    let krate = &model.krate;
     let params = params_ident();
     let args: Vec<&Arg> = model.args().collect();
-    let raws: Vec<Ident> = (0..args.len())
-        .map(|i| format_ident!("__executor_raw_{}", i, span = Span::mixed_site()))
-        .collect();
-    let names: Vec<&str> = args.iter().map(|a| a.json_name.as_str()).collect();
-    let decls = raws.iter().map(|r| quote!(let mut #r: ::core::option::Option<&#krate::__private::Value> = ::core::option::Option::None;));
+    let bindings: Vec<Ident> = (0..args.len()).map(arg_ident).collect();
+    let names = args.iter().map(|a| a.json_name.as_str());
     let lets = args
         .iter()
-        .zip(&raws)
-        .enumerate()
-        .map(|(i, (arg, raw))| decode_one(model, arg, raw, i));
+        .zip(&bindings)
+        .map(|(arg, b)| decode_one(arg, b));
     quote! {
-        #(#decls)*
-        if let ::core::option::Option::Some(__executor_object) = #krate::__private::object(#params)? {
-            for (__executor_key, __executor_value) in __executor_object {
-                match __executor_key.as_str() {
-                    #(#names => #raws = ::core::option::Option::Some(__executor_value),)*
-                    __executor_other => {
-                        return ::core::result::Result::Err(#krate::__private::unknown(__executor_other, &[#(#names),*]));
-                    }
-                }
-            }
-        }
+        let [#(#bindings),*] = __rt::arguments(#params, &[#(#names),*])?;
         #(#lets)*
     }
 }
 
-fn decode_one(model: &ToolFn, arg: &Arg, raw: &Ident, index: usize) -> TokenStream {
-    let krate = &model.krate;
-    let binding = format_ident!("__executor_arg_{}", index, span = Span::mixed_site());
+fn arg_ident(index: usize) -> Ident {
+    format_ident!("__executor_arg_{}", index, span = Span::mixed_site())
+}
+
+fn decode_one(arg: &Arg, binding: &Ident) -> TokenStream {
     let name = &arg.json_name;
     let span = span_of(&arg.ty);
-    let (target, wrap): (TokenStream, fn(TokenStream) -> TokenStream) = match &arg.decode {
-        Decode::Owned => (erase_lifetimes(&arg.ty), |e| e),
-        Decode::Str => (quote!(&str), |e| e),
-        Decode::CowStr => (quote!(&str), |e| quote!(::std::borrow::Cow::Borrowed(#e))),
+    // What serde decodes (borrowed strings, the `Vec` behind a slice) and, for a required
+    // argument, how the missing type is named in the error.
+    let (target, expected) = match &arg.decode {
+        Decode::Owned => (erase_lifetimes(&arg.ty), type_text(&arg.ty)),
+        Decode::Str | Decode::CowStr => (quote!(&str), "&str".to_owned()),
         Decode::Slice(elem) => {
             let elem = erase_lifetimes(elem);
-            (quote!(::std::vec::Vec<#elem>), |e| e)
+            (quote!(__rt::Vec<#elem>), "Vec<_>".to_owned())
         }
-        Decode::Ref(inner) => (erase_lifetimes(inner), |e| e),
+        Decode::Ref(inner) => (erase_lifetimes(inner), type_text(inner)),
     };
-    let holder_default = matches!(arg.decode, Decode::Slice(_) | Decode::Ref(_));
-    let decoded =
-        wrap(quote_spanned!(span=> #krate::__private::decode::<#target>(__executor_value, #name)?));
-    let missing = match &arg.default {
-        Some(ArgDefault::Expr(expr)) if holder_default => {
-            quote_spanned!(span_of_expr(expr)=> ::core::convert::Into::into(#expr))
+    let decoded = match &arg.default {
+        None if !arg.is_option => {
+            quote_spanned!(span=> __rt::required::<#target>(#binding, #name, #expected)?)
         }
-        Some(ArgDefault::Expr(expr)) => quote_spanned!(span_of_expr(expr)=> #expr),
-        Some(ArgDefault::Trait) => quote_spanned!(span=> ::core::default::Default::default()),
-        None if arg.is_option => quote!(::core::option::Option::None),
-        None => {
-            let expected = type_text(&arg.ty);
-            quote!(return ::core::result::Result::Err(#krate::__private::missing(#name, #expected)))
+        None | Some(ArgDefault::Trait) => {
+            quote_spanned!(span=> __rt::or_default::<#target>(#binding, #name)?)
+        }
+        Some(ArgDefault::Expr(expr)) => {
+            let expr_span = syn::spanned::Spanned::span(expr);
+            // A slice or reference argument decodes into an owned holder; its default is
+            // converted into one.
+            let default = match arg.decode {
+                Decode::Slice(_) | Decode::Ref(_) => {
+                    quote_spanned!(expr_span=> ::core::convert::Into::into(#expr))
+                }
+                _ => quote_spanned!(expr_span=> #expr),
+            };
+            let value = quote_spanned!(span=> __rt::decode::<#target>(__executor_value, #name)?);
+            let value = if matches!(arg.decode, Decode::CowStr) {
+                quote!(__rt::Cow::Borrowed(#value))
+            } else {
+                value
+            };
+            return quote! {
+                let #binding = match #binding {
+                    __rt::Some(__executor_value) => #value,
+                    __rt::None => #default,
+                };
+            };
         }
     };
-    quote! {
-        let #binding = match #raw {
-            ::core::option::Option::Some(__executor_value) => #decoded,
-            ::core::option::Option::None => #missing,
-        };
+    if matches!(arg.decode, Decode::CowStr) {
+        quote!(let #binding = __rt::Cow::Borrowed(#decoded);)
+    } else {
+        quote!(let #binding = #decoded;)
     }
 }
 
-fn span_of_expr(expr: &syn::Expr) -> Span {
-    syn::spanned::Spanned::span(expr)
-}
-
 fn invoke(model: &ToolFn, receiver: Option<TokenStream>) -> TokenStream {
-    let krate = &model.krate;
     let ident = &model.ident;
     let ctx = ctx_ident();
     let mut index: usize = 0;
@@ -176,7 +185,7 @@ fn invoke(model: &ToolFn, receiver: Option<TokenStream>) -> TokenStream {
         .map(|p| match p {
             Param::Context => quote!(&#ctx),
             Param::Arg(arg) => {
-                let binding = format_ident!("__executor_arg_{}", index, span = Span::mixed_site());
+                let binding = arg_ident(index);
                 index += 1;
                 match arg.decode {
                     Decode::Slice(_) | Decode::Ref(_) => quote!(&#binding),
@@ -190,27 +199,22 @@ fn invoke(model: &ToolFn, receiver: Option<TokenStream>) -> TokenStream {
     } else {
         quote!(#ident)
     };
-    let awaited = if model.is_async {
-        quote!(.await)
-    } else {
-        TokenStream::new()
-    };
+    let awaited = model.is_async.then(|| quote!(.await));
     let call = quote!(#callee(#(#call_args),*) #awaited);
     match &model.ret {
         Ret::Unit => quote! {
             #call;
-            ::core::result::Result::Ok(#krate::__private::Value::Null)
+            __rt::Ok(__rt::Value::Null)
         },
         Ret::Plain(ty) => quote_spanned! {span_of(ty)=>
-            let __executor_value = #call;
-            #krate::__private::encode(&__executor_value)
+            __rt::encode(&#call)
         },
         Ret::Result(ty) => quote_spanned! {span_of(ty)=>
-            match #krate::__private::ResultParts::into_result(#call) {
-                ::core::result::Result::Ok(__executor_value) => #krate::__private::encode(&__executor_value),
-                ::core::result::Result::Err(__executor_error) => ::core::result::Result::Err(
-                    ::core::convert::Into::<#krate::ToolFailure>::into(__executor_error),
-                ),
+            match __rt::ResultParts::into_result(#call) {
+                __rt::Ok(__executor_value) => __rt::encode(&__executor_value),
+                __rt::Err(__executor_error) => {
+                    __rt::Err(::core::convert::Into::<__rt::ToolFailure>::into(__executor_error))
+                }
             }
         },
     }

@@ -1,7 +1,7 @@
 //! A tool's spec: name, description, the input and output schemas (compile-time literals where
 //! the macro sees every type, schemars otherwise), annotations, failure codes and timeout.
 
-use proc_macro2::TokenStream;
+use proc_macro2::{Ident, Span, TokenStream};
 use quote::{quote, quote_spanned};
 use syn::Type;
 
@@ -15,42 +15,43 @@ use crate::util::json_string;
 //     #[tool(read_only)]
 //     fn add(a: i64, b: i64) -> i64 { a + b }
 // Output (spec):
-//     ToolSpec::new("add", "Adds.", literal(r#"{"type":"object","properties":{…},…}"#))
-//         .with_output_schema(literal(r#"{"type":"integer","format":"int64"}"#))
-//         .with_annotations(ToolAnnotations { read_only: Some(true), … })
+//     __rt::ToolSpec::new("add", "Adds.", __rt::literal(r#"{"type":"object","properties":{…},…}"#))
+//         .with_output_schema(__rt::literal(r#"{"type":"integer","format":"int64"}"#))
+//         .with_annotations(__rt::ToolAnnotations { read_only: __rt::Some(true), ..__rt::Default::default() })
+// `with_annotations` is left out when no hint is set, `with_timeout` without a timeout.
 pub fn spec(model: &ToolFn) -> TokenStream {
-    let krate = &model.krate;
     let name = &model.name;
     let description = &model.description;
     let input = input_schema(model);
     let output = output_schema(model);
-    let opt_bool = option_tokens;
-    let title = option_tokens(
-        model
-            .title
-            .as_ref()
-            .map(|t| quote!(::std::string::String::from(#t))),
-    );
-    let (read_only, destructive, idempotent, open_world) = (
-        opt_bool(model.read_only),
-        opt_bool(model.destructive),
-        opt_bool(model.idempotent),
-        opt_bool(model.open_world),
-    );
+    let title = model
+        .title
+        .as_ref()
+        .map(|t| quote!(title: __rt::Some(__rt::String::from(#t)),));
+    let hints = [
+        ("read_only", model.read_only),
+        ("destructive", model.destructive),
+        ("idempotent", model.idempotent),
+        ("open_world", model.open_world),
+    ];
+    let hints: Vec<TokenStream> = hints
+        .iter()
+        .filter_map(|(key, value)| {
+            let key = Ident::new(key, Span::call_site());
+            value.map(|v| quote!(#key: __rt::Some(#v),))
+        })
+        .collect();
+    let annotations = (title.is_some() || !hints.is_empty()).then(|| {
+        quote!(.with_annotations(__rt::ToolAnnotations { #title #(#hints)* ..__rt::Default::default() }))
+    });
     let timeout = model
         .timeout_ms
-        .map(|ms| quote!(.with_timeout(#krate::__private::Duration::from_millis(#ms))));
+        .map(|ms| quote!(.with_timeout(__rt::Duration::from_millis(#ms))));
     let failure_codes = failure_codes(model);
     quote! {
-        #krate::ToolSpec::new(#name, #description, #input)
+        __rt::ToolSpec::new(#name, #description, #input)
             .with_output_schema(#output)
-            .with_annotations(#krate::ToolAnnotations {
-                title: #title,
-                read_only: #read_only,
-                destructive: #destructive,
-                idempotent: #idempotent,
-                open_world: #open_world,
-            })
+            #annotations
             #failure_codes
             #timeout
     }
@@ -64,13 +65,12 @@ fn failure_codes(model: &ToolFn) -> Option<TokenStream> {
     let Ret::Result(ty) = &model.ret else {
         return None;
     };
-    let krate = &model.krate;
     let ty = erase_lifetimes(ty);
     Some(quote! {
         .with_failure_codes({
             #[allow(unused_imports)] // autoref specialization: one of the two applies
-            use #krate::__private::{DerivedCodes as _, NoCodes as _};
-            (&#krate::__private::CodesProbe::<<#ty as #krate::__private::ResultParts>::Err>::new()).failure_codes()
+            use __rt::{DerivedCodes as _, NoCodes as _};
+            (&__rt::CodesProbe::<<#ty as __rt::ResultParts>::Err>::new()).failure_codes()
         }.iter().copied())
     })
 }
@@ -78,7 +78,6 @@ fn failure_codes(model: &ToolFn) -> Option<TokenStream> {
 /// A literal when every argument's type is visible to the macro, schemars at first use
 /// otherwise.
 fn input_schema(model: &ToolFn) -> TokenStream {
-    let krate = &model.krate;
     let args: Vec<&Arg> = model.args().collect();
     let literals: Option<Vec<String>> = args.iter().map(|a| schema::literal(&a.ty)).collect();
     if let Some(literals) = literals {
@@ -107,7 +106,7 @@ fn input_schema(model: &ToolFn) -> TokenStream {
             "{{\"type\":\"object\",\"properties\":{{{}}}{required},\"additionalProperties\":false}}",
             properties.join(",")
         );
-        return quote!(#krate::__private::literal(#json));
+        return quote!(__rt::literal(#json));
     }
     let params = args.iter().map(|a| {
         let name = &a.json_name;
@@ -116,15 +115,15 @@ fn input_schema(model: &ToolFn) -> TokenStream {
         let description = option_tokens(a.description.as_ref());
         quote_spanned!(span_of(&a.ty)=> .param::<#ty>(#name, #description, #required))
     });
-    quote!(#krate::__private::InputSchema::new() #(#params)* .finish())
+    quote!(__rt::InputSchema::new() #(#params)* .finish())
 }
 
 /// `Some(v)` / `None` as tokens.
 pub fn option_tokens<T: quote::ToTokens>(value: Option<T>) -> TokenStream {
     if let Some(v) = value {
-        quote!(::core::option::Option::Some(#v))
+        quote!(__rt::Some(#v))
     } else {
-        quote!(::core::option::Option::None)
+        quote!(__rt::None)
     }
 }
 
@@ -142,21 +141,20 @@ fn schema_type(arg: &Arg) -> TokenStream {
 }
 
 fn output_schema(model: &ToolFn) -> TokenStream {
-    let krate = &model.krate;
-    let literal = |json: String| quote!(#krate::__private::literal(#json));
+    let literal = |json: String| quote!(__rt::literal(#json));
     match &model.ret {
         Ret::Unit => literal(r#"{"type":"null"}"#.to_owned()),
         Ret::Plain(ty) => schema::literal(ty).map_or_else(
             || {
                 let erased = erase_lifetimes(ty);
-                quote_spanned!(span_of(ty)=> #krate::__private::output_schema::<#erased>())
+                quote_spanned!(span_of(ty)=> __rt::output_schema::<#erased>())
             },
             literal,
         ),
         Ret::Result(ty) => result_ok_type(ty).and_then(schema::literal).map_or_else(
             || {
                 let erased = erase_lifetimes(ty);
-                quote_spanned!(span_of(ty)=> #krate::__private::output_schema::<<#erased as #krate::__private::ResultParts>::Ok>())
+                quote_spanned!(span_of(ty)=> __rt::output_schema::<<#erased as __rt::ResultParts>::Ok>())
             },
             literal,
         ),

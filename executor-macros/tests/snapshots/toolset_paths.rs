@@ -1,18 +1,16 @@
 fn f() {
     let _ = {
-        const _: () = if ::executor_core::__private::contains_name(
-            <math::divide as ::executor_core::Tool>::NAME,
-            &[<add as ::executor_core::Tool>::NAME],
+        use ::executor_core::__private as __rt;
+        const _: () = if __rt::contains_name(
+            <math::divide as __rt::Tool>::NAME,
+            &[<add as __rt::Tool>::NAME],
         ) {
             ::core::panic!(
                 "this tool has the same name as an earlier one in toolset!; give one of them #[tool(name = \"…\")]"
             )
         };
-        ::executor_core::ToolSet::__from_fn_tools(
-            &[
-                ::executor_core::FnTool::of::<add>(),
-                ::executor_core::FnTool::of::<math::divide>(),
-            ],
+        __rt::ToolSet::__from_fn_tools(
+            &[__rt::FnTool::of::<add>(), __rt::FnTool::of::<math::divide>()],
         )
     };
 }
