@@ -13,33 +13,39 @@ use crate::krate::CratePath;
 // Output: fn weather(city: String) -> String { city }
 //         compile_error!("invalid tool name `get weather`; …");
 //         struct weather {}
-//         const _: () = { impl Tool for weather { /* every body `unreachable!()` */ } };
+//         const _: () = {
+//             impl weather { fn spec() … }
+//             impl Tool for weather { /* every body `unreachable!()` */ }
+//         };
 pub fn tool_fn(func: &ItemFn, krate: &CratePath, error: &syn::Error) -> TokenStream {
     let ident = &func.sig.ident;
-    let vis = &func.vis;
     let name = ident.to_string();
     let name = name.trim_start_matches("r#");
+    let (item, inherent_spec) = super::expand::tool_struct(ident, &func.vis, name);
+    let runtime = krate.runtime();
     let error = error.to_compile_error();
     quote! {
         #func
         #error
+        #item
 
-        #[allow(non_camel_case_types, dead_code, missing_docs)] // stands in for the tool
-        #vis struct #ident {}
-
+        #[allow(unused_qualifications)] // every runtime path goes through `__rt` on purpose
         const _: () = {
+            #runtime
+            #inherent_spec
+
             #[automatically_derived]
-            impl #krate::Tool for #ident {
+            impl __rt::Tool for #ident {
                 const NAME: &'static str = #name;
 
-                fn spec() -> &'static #krate::__private::Arc<#krate::ToolSpec> {
+                fn spec() -> &'static __rt::Arc<__rt::ToolSpec> {
                     ::core::unreachable!()
                 }
 
                 fn call(
-                    _: &#krate::__private::Value,
-                    _: #krate::ToolContext,
-                ) -> #krate::BoxFuture<'_, ::core::result::Result<#krate::ToolExecution, #krate::ToolFailure>> {
+                    _: &__rt::Value,
+                    _: __rt::ToolContext,
+                ) -> __rt::BoxFuture<'_, __rt::Result<__rt::ToolExecution, __rt::ToolFailure>> {
                     ::core::unreachable!()
                 }
             }
@@ -50,19 +56,23 @@ pub fn tool_fn(func: &ItemFn, krate: &CratePath, error: &syn::Error) -> TokenStr
 pub fn tools_impl(block: &ItemImpl, krate: &CratePath, error: &syn::Error) -> TokenStream {
     let (impl_generics, _, where_clause) = block.generics.split_for_impl();
     let self_ty = &block.self_ty;
+    let runtime = krate.runtime();
     let error = error.to_compile_error();
     quote! {
         #block
         #error
 
+        #[allow(unused_qualifications)] // every runtime path goes through `__rt` on purpose
         const _: () = {
+            #runtime
+
             #[automatically_derived]
-            impl #impl_generics #krate::ToolExecutor for #self_ty #where_clause {
+            impl #impl_generics __rt::ToolExecutor for #self_ty #where_clause {
                 fn execute<'__executor>(
                     &'__executor self,
                     _: &'__executor str,
-                    _: &'__executor #krate::__private::Value,
-                ) -> #krate::BoxFuture<'__executor, ::core::result::Result<#krate::__private::Value, ::std::string::String>> {
+                    _: &'__executor __rt::Value,
+                ) -> __rt::BoxFuture<'__executor, __rt::Result<__rt::Value, __rt::String>> {
                     ::core::unreachable!()
                 }
             }

@@ -7,20 +7,16 @@ impl Counter {
 ::core::compile_error! {
     "a #[tool] method takes `&self`; keep mutable state behind a `Mutex` or an atomic"
 }
+#[allow(unused_qualifications)]
 const _: () = {
+    use ::executor_core::__private as __rt;
     #[automatically_derived]
-    impl ::executor_core::ToolExecutor for Counter {
+    impl __rt::ToolExecutor for Counter {
         fn execute<'__executor>(
             &'__executor self,
             _: &'__executor str,
-            _: &'__executor ::executor_core::__private::Value,
-        ) -> ::executor_core::BoxFuture<
-            '__executor,
-            ::core::result::Result<
-                ::executor_core::__private::Value,
-                ::std::string::String,
-            >,
-        > {
+            _: &'__executor __rt::Value,
+        ) -> __rt::BoxFuture<'__executor, __rt::Result<__rt::Value, __rt::String>> {
             ::core::unreachable!()
         }
     }
