@@ -99,6 +99,7 @@ pub fn tool_struct(ident: &Ident, vis: &syn::Visibility, name: &str) -> (TokenSt
         impl #ident {
             #[doc = #spec_doc]
             #[must_use]
+            #[allow(dead_code)] // a private tool used only through `toolset!` never calls it
             #vis fn spec() -> &'static __rt::Arc<__rt::ToolSpec> {
                 <Self as __rt::Tool>::spec()
             }

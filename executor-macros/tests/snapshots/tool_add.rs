@@ -11,6 +11,7 @@ const _: () = {
     impl add {
         ///The spec of the `add` tool, built on first use and shared.
         #[must_use]
+        #[allow(dead_code)]
         pub fn spec() -> &'static __rt::Arc<__rt::ToolSpec> {
             <Self as __rt::Tool>::spec()
         }

@@ -16,6 +16,7 @@ const _: () = {
     impl weather {
         ///The spec of the `get_weather` tool, built on first use and shared.
         #[must_use]
+        #[allow(dead_code)]
         fn spec() -> &'static __rt::Arc<__rt::ToolSpec> {
             <Self as __rt::Tool>::spec()
         }
