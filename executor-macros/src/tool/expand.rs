@@ -8,6 +8,7 @@ use syn::Path;
 use super::call::{call_body, ctx_ident, params_ident, plain_call, reads_context};
 use super::model::{ToolFn, ToolsImpl};
 use super::spec::spec;
+use crate::attr::path_text;
 use crate::krate::CratePath;
 
 // Input:
@@ -194,28 +195,36 @@ pub fn expand_tools(model: &ToolsImpl, block: &syn::ItemImpl) -> TokenStream {
 // Output:
 //     {
 //         use ::executor_core::__private as __rt;
-//         const _: () = if __rt::contains_name(<math::divide as __rt::Tool>::NAME, &[<add as __rt::Tool>::NAME]) { panic!(…) };
+//         const __EXECUTOR_NAMES: &[&str] = &[<add as __rt::Tool>::NAME, <math::divide as __rt::Tool>::NAME];
+//         const __EXECUTOR_ENTRIES: &[&str] = &["add", "math::divide"];
+//         const _: () = __rt::check_unique_name(__EXECUTOR_NAMES, __EXECUTOR_ENTRIES, 1);
 //         __rt::ToolSet::__from_fn_tools(&[__rt::FnTool::of::<add>(), __rt::FnTool::of::<math::divide>()])
 //     }
+// The names are the tools' constants, so the compiler checks them; each check after the first
+// entry is blamed on its entry, and a clash names the name and both entries.
 pub fn expand_toolset(krate: &CratePath, paths: &[&Path]) -> TokenStream {
     let runtime = krate.runtime();
+    let names = Ident::new("__EXECUTOR_NAMES", Span::mixed_site());
+    let entries = Ident::new("__EXECUTOR_ENTRIES", Span::mixed_site());
     let checks = paths.iter().enumerate().skip(1).map(|(i, path)| {
-        let earlier = &paths[..i];
         quote_spanned! {syn::spanned::Spanned::span(path)=>
-            const _: () = if __rt::contains_name(
-                <#path as __rt::Tool>::NAME,
-                &[#(<#earlier as __rt::Tool>::NAME),*],
-            ) {
-                ::core::panic!("this tool has the same name as an earlier one in toolset!; give one of them #[tool(name = \"…\")]")
-            };
+            const _: () = __rt::check_unique_name(#names, #entries, #i);
         }
     });
-    let entries = paths.iter().map(
+    let tools = paths.iter().map(
         |path| quote_spanned!(syn::spanned::Spanned::span(path)=> __rt::FnTool::of::<#path>()),
     );
+    let texts = paths.iter().map(|p| path_text(p));
+    let name_list = (paths.len() > 1).then(|| {
+        quote! {
+            const #names: &[&str] = &[#(<#paths as __rt::Tool>::NAME),*];
+            const #entries: &[&str] = &[#(#texts),*];
+        }
+    });
     quote! {{
         #runtime
+        #name_list
         #(#checks)*
-        __rt::ToolSet::__from_fn_tools(&[#(#entries),*])
+        __rt::ToolSet::__from_fn_tools(&[#(#tools),*])
     }}
 }

@@ -1,14 +1,16 @@
 fn f() {
     let _ = {
         use ::executor_core::__private as __rt;
-        const _: () = if __rt::contains_name(
+        const __EXECUTOR_NAMES: &[&str] = &[
+            <add as __rt::Tool>::NAME,
             <math::divide as __rt::Tool>::NAME,
-            &[<add as __rt::Tool>::NAME],
-        ) {
-            ::core::panic!(
-                "this tool has the same name as an earlier one in toolset!; give one of them #[tool(name = \"…\")]"
-            )
-        };
+        ];
+        const __EXECUTOR_ENTRIES: &[&str] = &["add", "math::divide"];
+        const _: () = __rt::check_unique_name(
+            __EXECUTOR_NAMES,
+            __EXECUTOR_ENTRIES,
+            1usize,
+        );
         __rt::ToolSet::__from_fn_tools(
             &[__rt::FnTool::of::<add>(), __rt::FnTool::of::<math::divide>()],
         )
