@@ -6,7 +6,7 @@
 
 use proc_macro2::{Span, TokenStream, TokenTree};
 use syn::meta::ParseNestedMeta;
-use syn::{Lit, LitBool, LitStr, Token};
+use syn::{LitBool, LitStr, Token};
 
 use crate::diag::Errors;
 
@@ -285,15 +285,16 @@ pub fn string(meta: &ParseNestedMeta<'_>, sample: &str) -> syn::Result<LitStr> {
     if !meta.input.peek(Token![=]) {
         return Err(meta.error(format!("`{key}` takes a string: `{key} = \"{sample}\"`")));
     }
-    match meta.value()?.parse::<syn::Expr>()? {
-        syn::Expr::Lit(syn::ExprLit {
-            lit: Lit::Str(s), ..
-        }) => Ok(s),
-        other => Err(syn::Error::new_spanned(
-            other,
-            format!("expected a string: `{key} = \"{sample}\"`"),
-        )),
+    let value = meta.value()?;
+    // `peek` and `parse` see through the invisible group a `macro_rules!` `$x:literal` makes.
+    if value.peek(LitStr) {
+        return value.parse();
     }
+    let other: syn::Expr = value.parse()?;
+    Err(syn::Error::new_spanned(
+        other,
+        format!("expected a string: `{key} = \"{sample}\"`"),
+    ))
 }
 
 /// A flag written bare (`read_only`) or with a value (`read_only = false`), with the key's span.
@@ -316,18 +317,21 @@ pub fn flag(meta: &ParseNestedMeta<'_>) -> syn::Result<Flag> {
         return Ok(Flag { value: true, span });
     }
     let key = path_text(&meta.path);
-    match meta.value()?.parse::<syn::Expr>()? {
-        syn::Expr::Lit(syn::ExprLit {
-            lit: Lit::Bool(LitBool { value, .. }),
-            ..
-        }) => Ok(Flag { value, span }),
-        other => Err(syn::Error::new_spanned(
-            other,
-            format!(
-                "expected `true` or `false`: write `{key}` to turn it on, `{key} = false` to turn an inherited one off"
-            ),
-        )),
+    let value = meta.value()?;
+    if value.peek(LitBool) {
+        let lit: LitBool = value.parse()?;
+        return Ok(Flag {
+            value: lit.value,
+            span,
+        });
     }
+    let other: syn::Expr = value.parse()?;
+    Err(syn::Error::new_spanned(
+        other,
+        format!(
+            "expected `true` or `false`: write `{key}` to turn it on, `{key} = false` to turn an inherited one off"
+        ),
+    ))
 }
 
 /// A key that takes no value (`#[failure(terminal)]`).
@@ -419,6 +423,29 @@ mod tests {
             FAILURE.unknown("fatal", false),
             "unknown #[failure] key `fatal`; did you mean `terminal`? expected one of `ordinary`, `terminal`, `unhandled`, `retry_after`, `code`"
         );
+    }
+
+    /// A `macro_rules!` `$name:literal` arrives wrapped in an invisible group.
+    #[test]
+    fn strings_through_macro_rules() {
+        use proc_macro2::{Delimiter, Group, Literal, TokenTree};
+        let lit = TokenTree::Group(Group::new(
+            Delimiter::None,
+            TokenTree::Literal(Literal::string("get_weather")).into(),
+        ));
+        let args = quote::quote!(name = #lit, read_only = true);
+        let (mut name, mut read_only) = (None, None);
+        let mut errors = Errors::default();
+        parse_args(args, &mut errors, |meta, _| match key_of(meta).as_str() {
+            "name" => set_once(&mut name, meta, |m| string(m, "…")),
+            _ => set_once(&mut read_only, meta, flag),
+        });
+        assert!(errors.finish().is_ok());
+        assert_eq!(
+            name.map(|l: LitStr| l.value()).as_deref(),
+            Some("get_weather")
+        );
+        assert!(read_only.is_some_and(|f| f.value));
     }
 
     #[test]

@@ -5,7 +5,7 @@ use proc_macro2::{Ident, Span, TokenStream};
 use quote::{ToTokens, quote, quote_spanned};
 use syn::Path;
 
-use super::call::{call_body, ctx_ident, params_ident, plain_call, reads_context};
+use super::call::{call_body, ctx_ident, params_ident};
 use super::model::{ToolFn, ToolsImpl};
 use super::spec::spec;
 use crate::attr::path_text;
@@ -22,37 +22,17 @@ use crate::krate::CratePath;
 //     const _: () = {
 //         use ::executor_core::__private as __rt;
 //         impl add { pub fn spec() -> &'static Arc<ToolSpec> { <Self as Tool>::spec() } }
-//         impl __rt::Tool for add { const NAME = "add"; fn spec() …; fn call(…) … }
+//         impl __rt::Tool for add { const NAME = "add"; fn spec() …; fn call(…) -> impl Future … }
 //     };
 pub fn expand_fn(model: &ToolFn, func: &syn::ItemFn) -> TokenStream {
     let runtime = model.krate.runtime();
     let ident = &model.ident;
-    let vis = &func.vis;
     let name = &model.name;
     let spec = spec(model);
     let params = params_ident();
     let ctx = ctx_ident();
-    let ret = quote!(__rt::BoxFuture<'_, __rt::Result<__rt::ToolExecution, __rt::ToolFailure>>);
-    // A tool that does not read its context has one body, in a plain fn: `CALL_PLAIN` names it
-    // (a `ToolSet` calls it directly) and `call` runs it under the context's deadline and token.
-    let (plain_fn, plain_const, body) = if reads_context(model) {
-        (None, None, call_body(model, None))
-    } else {
-        let plain = Ident::new("__executor_plain", Span::mixed_site());
-        let body = plain_call(model, None);
-        (
-            Some(quote! {
-                fn #plain(#params: &__rt::Value) -> #ret {
-                    #body
-                }
-            }),
-            Some(quote! {
-                const CALL_PLAIN: __rt::Option<__rt::PlainFn> = __rt::Some(#plain);
-            }),
-            quote!(__rt::with_context(#name, #ctx, #plain(#params))),
-        )
-    };
-    let (tool_struct, inherent_spec) = tool_struct(ident, vis, name);
+    let body = call_body(model, None);
+    let (tool_struct, inherent_spec) = tool_struct(ident, &func.vis, name);
     quote! {
         #func
         #tool_struct
@@ -61,19 +41,21 @@ pub fn expand_fn(model: &ToolFn, func: &syn::ItemFn) -> TokenStream {
         const _: () = {
             #runtime
             #inherent_spec
-            #plain_fn
 
             #[automatically_derived]
             impl __rt::Tool for #ident {
                 const NAME: &'static str = #name;
-                #plain_const
 
                 fn spec() -> &'static __rt::Arc<__rt::ToolSpec> {
                     static SPEC: __rt::OnceLock<__rt::Arc<__rt::ToolSpec>> = __rt::OnceLock::new();
                     SPEC.get_or_init(|| __rt::Arc::new(#spec))
                 }
 
-                fn call(#params: &__rt::Value, #ctx: __rt::ToolContext) -> #ret {
+                fn call(
+                    #params: &__rt::Value,
+                    #ctx: __rt::ToolContext,
+                ) -> impl __rt::core::future::Future<Output = __rt::Result<__rt::ToolExecution, __rt::ToolFailure>>
+                       + __rt::core::marker::Send + '_ {
                     #body
                 }
             }
@@ -113,15 +95,14 @@ pub fn tool_struct(ident: &Ident, vis: &syn::Visibility, name: &str) -> (TokenSt
 //     #[tools] impl Counter { #[tool] async fn hit(&self, by: u64) -> u64 { … } }
 // Output:
 //     impl Counter { async fn hit(&self, by: u64) -> u64 { … } }
-//     const _: () = { impl ToolExecutor for Counter {
-//         /* seed methods, funnelled */
-//         fn execute_with_context(&self, tool, params, ctx) { match tool { "hit" => Box::pin(…self.hit(…)…), _ => unknown } }
-//         fn execute_stream(…) { (&StreamProbe(self)).stream(…) }
-//         fn specs(&self) -> SpecList { static SPECS … }
+//     const _: () = { use …::__private as __rt; impl __rt::ContextExecutor for Counter {
+//         fn call(&self, tool, params, ctx) { match tool { "hit" => Box::pin(…self.hit(…)…), _ => unserved(None, …) } }
+//         fn stream(…) { (&StreamProbe(self)).stream(…) }
+//         fn list_specs(&self) -> SpecList { static SPECS … }
 //     } };
+// (the blanket `impl ToolExecutor for T: ContextExecutor` provides every seed method)
 pub fn expand_tools(model: &ToolsImpl, block: &syn::ItemImpl) -> TokenStream {
     let (runtime, models) = (model.krate.runtime(), &model.tools);
-    let krate = &model.krate;
     let (impl_generics, _, where_clause) = block.generics.split_for_impl();
     let self_ty = &block.self_ty;
     let params = params_ident();
@@ -151,24 +132,20 @@ pub fn expand_tools(model: &ToolsImpl, block: &syn::ItemImpl) -> TokenStream {
             #runtime
 
             #[automatically_derived]
-            impl #impl_generics __rt::ToolExecutor for #self_ty #where_clause {
-                #krate::__funnel_seed_methods!();
-
-                fn execute_with_context<'__executor>(
+            impl #impl_generics __rt::ContextExecutor for #self_ty #where_clause {
+                fn call<'__executor>(
                     &'__executor self,
                     __executor_tool: &'__executor str,
                     #params: &'__executor __rt::Value,
                     #ctx: __rt::ToolContext,
                 ) -> __rt::BoxFuture<'__executor, __rt::Result<__rt::ToolExecution, __rt::ToolFailure>> {
                     match __executor_tool {
-                        #(#names => #bodies,)*
-                        _ => __rt::Box::pin(::core::future::ready(__rt::Err(
-                            __rt::ToolFailure::unknown_tool(__executor_tool),
-                        ))),
+                        #(#names => __rt::Box::pin(#bodies),)*
+                        _ => __rt::unserved(__rt::None, __executor_tool, #params, #ctx),
                     }
                 }
 
-                fn execute_stream<'__executor>(
+                fn stream<'__executor>(
                     &'__executor self,
                     tool: &'__executor str,
                     params: &'__executor __rt::Value,
@@ -182,7 +159,7 @@ pub fn expand_tools(model: &ToolsImpl, block: &syn::ItemImpl) -> TokenStream {
                     (&__rt::StreamProbe(self)).stream(tool, params, action_id)
                 }
 
-                fn specs(&self) -> __rt::SpecList {
+                fn list_specs(&self) -> __rt::SpecList {
                     #spec_list
                 }
             }
@@ -198,7 +175,7 @@ pub fn expand_tools(model: &ToolsImpl, block: &syn::ItemImpl) -> TokenStream {
 //         const __EXECUTOR_NAMES: &[&str] = &[<add as __rt::Tool>::NAME, <math::divide as __rt::Tool>::NAME];
 //         const __EXECUTOR_ENTRIES: &[&str] = &["add", "math::divide"];
 //         const _: () = __rt::check_unique_name(__EXECUTOR_NAMES, __EXECUTOR_ENTRIES, 1);
-//         __rt::ToolSet::__from_fn_tools(&[__rt::FnTool::of::<add>(), __rt::FnTool::of::<math::divide>()])
+//         __rt::tool_set(&[__rt::FnTool::of::<add>(), __rt::FnTool::of::<math::divide>()])
 //     }
 // The names are the tools' constants, so the compiler checks them; each check after the first
 // entry is blamed on its entry, and a clash names the name and both entries.
@@ -225,6 +202,6 @@ pub fn expand_toolset(krate: &CratePath, paths: &[&Path]) -> TokenStream {
         #runtime
         #name_list
         #(#checks)*
-        __rt::ToolSet::__from_fn_tools(&[#(#tools),*])
+        __rt::tool_set(&[#(#tools),*])
     }}
 }

@@ -42,11 +42,13 @@ pub fn tool_fn(func: &ItemFn, krate: &CratePath, error: &syn::Error) -> TokenStr
                     ::core::unreachable!()
                 }
 
+                // Never called: the program does not compile.
                 fn call(
                     _: &__rt::Value,
                     _: __rt::ToolContext,
-                ) -> __rt::BoxFuture<'_, __rt::Result<__rt::ToolExecution, __rt::ToolFailure>> {
-                    ::core::unreachable!()
+                ) -> impl __rt::core::future::Future<Output = __rt::Result<__rt::ToolExecution, __rt::ToolFailure>>
+                       + __rt::core::marker::Send + '_ {
+                    __rt::core::future::pending::<__rt::Result<__rt::ToolExecution, __rt::ToolFailure>>()
                 }
             }
         };
@@ -67,12 +69,13 @@ pub fn tools_impl(block: &ItemImpl, krate: &CratePath, error: &syn::Error) -> To
             #runtime
 
             #[automatically_derived]
-            impl #impl_generics __rt::ToolExecutor for #self_ty #where_clause {
-                fn execute<'__executor>(
+            impl #impl_generics __rt::ContextExecutor for #self_ty #where_clause {
+                fn call<'__executor>(
                     &'__executor self,
                     _: &'__executor str,
                     _: &'__executor __rt::Value,
-                ) -> __rt::BoxFuture<'__executor, __rt::Result<__rt::Value, __rt::String>> {
+                    _: __rt::ToolContext,
+                ) -> __rt::BoxFuture<'__executor, __rt::Result<__rt::ToolExecution, __rt::ToolFailure>> {
                     ::core::unreachable!()
                 }
             }

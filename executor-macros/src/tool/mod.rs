@@ -89,7 +89,7 @@ pub fn expand_toolset(input: TokenStream) -> TokenStream {
         Ok(()) => expand::expand_toolset(krate, &paths),
         Err(e) => {
             let error = e.to_compile_error();
-            quote!({ #error #krate::ToolSet::__from_fn_tools(&[]) })
+            quote!({ #error #krate::__private::tool_set(&[]) })
         }
     }
 }

@@ -16,32 +16,9 @@ const _: () = {
             <Self as __rt::Tool>::spec()
         }
     }
-    fn __executor_plain(
-        __executor_params: &__rt::Value,
-    ) -> __rt::BoxFuture<'_, __rt::Result<__rt::ToolExecution, __rt::ToolFailure>> {
-        __rt::Box::pin(
-            __rt::plain_call(
-                "add",
-                async move {
-                    let [__executor_arg_0, __executor_arg_1] = __rt::arguments(
-                        __executor_params,
-                        &["a", "b"],
-                    )?;
-                    let __executor_arg_0 = __rt::required::<
-                        i64,
-                    >(__executor_arg_0, "a", "i64")?;
-                    let __executor_arg_1 = __rt::or_default::<
-                        i64,
-                    >(__executor_arg_1, "b")?;
-                    __rt::encode(&add(__executor_arg_0, __executor_arg_1))
-                },
-            ),
-        )
-    }
     #[automatically_derived]
     impl __rt::Tool for add {
         const NAME: &'static str = "add";
-        const CALL_PLAIN: __rt::Option<__rt::PlainFn> = __rt::Some(__executor_plain);
         fn spec() -> &'static __rt::Arc<__rt::ToolSpec> {
             static SPEC: __rt::OnceLock<__rt::Arc<__rt::ToolSpec>> = __rt::OnceLock::new();
             SPEC.get_or_init(|| __rt::Arc::new(
@@ -64,11 +41,25 @@ const _: () = {
         fn call(
             __executor_params: &__rt::Value,
             __executor_ctx: __rt::ToolContext,
-        ) -> __rt::BoxFuture<'_, __rt::Result<__rt::ToolExecution, __rt::ToolFailure>> {
-            __rt::with_context(
+        ) -> impl __rt::core::future::Future<
+            Output = __rt::Result<__rt::ToolExecution, __rt::ToolFailure>,
+        > + __rt::core::marker::Send + '_ {
+            __rt::call_plain(
                 "add",
                 __executor_ctx,
-                __executor_plain(__executor_params),
+                async move {
+                    let [__executor_arg_0, __executor_arg_1] = __rt::arguments(
+                        __executor_params,
+                        &["a", "b"],
+                    )?;
+                    let __executor_arg_0 = __rt::required::<
+                        i64,
+                    >(__executor_arg_0, "a", "i64")?;
+                    let __executor_arg_1 = __rt::or_default::<
+                        i64,
+                    >(__executor_arg_1, "b")?;
+                    __rt::encode(&add(__executor_arg_0, __executor_arg_1))
+                },
             )
         }
     }

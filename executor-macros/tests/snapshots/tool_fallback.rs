@@ -28,8 +28,12 @@ const _: () = {
         fn call(
             _: &__rt::Value,
             _: __rt::ToolContext,
-        ) -> __rt::BoxFuture<'_, __rt::Result<__rt::ToolExecution, __rt::ToolFailure>> {
-            ::core::unreachable!()
+        ) -> impl __rt::core::future::Future<
+            Output = __rt::Result<__rt::ToolExecution, __rt::ToolFailure>,
+        > + __rt::core::marker::Send + '_ {
+            __rt::core::future::pending::<
+                __rt::Result<__rt::ToolExecution, __rt::ToolFailure>,
+            >()
         }
     }
 };

@@ -59,8 +59,10 @@ const _: () = {
         fn call(
             __executor_params: &__rt::Value,
             __executor_ctx: __rt::ToolContext,
-        ) -> __rt::BoxFuture<'_, __rt::Result<__rt::ToolExecution, __rt::ToolFailure>> {
-            __rt::Box::pin(async move {
+        ) -> impl __rt::core::future::Future<
+            Output = __rt::Result<__rt::ToolExecution, __rt::ToolFailure>,
+        > + __rt::core::marker::Send + '_ {
+            async move {
                 let __executor_body = async {
                     let [__executor_arg_0, __executor_arg_1, __executor_arg_2] = __rt::arguments(
                         __executor_params,
@@ -102,7 +104,7 @@ const _: () = {
                     )
                     .await?;
                 __rt::finish(__executor_output, &__executor_ctx)
-            })
+            }
         }
     }
 };

@@ -9,9 +9,8 @@ impl Counter {
 const _: () = {
     use ::executor_core::__private as __rt;
     #[automatically_derived]
-    impl __rt::ToolExecutor for Counter {
-        ::executor_core::__funnel_seed_methods!();
-        fn execute_with_context<'__executor>(
+    impl __rt::ContextExecutor for Counter {
+        fn call<'__executor>(
             &'__executor self,
             __executor_tool: &'__executor str,
             __executor_params: &'__executor __rt::Value,
@@ -22,36 +21,34 @@ const _: () = {
         > {
             match __executor_tool {
                 "bump" => {
-                    __rt::with_context(
-                        "bump",
-                        __executor_ctx,
-                        __rt::Box::pin(
-                            __rt::plain_call(
-                                "bump",
-                                async move {
-                                    let [__executor_arg_0] = __rt::arguments(
-                                        __executor_params,
-                                        &["by"],
-                                    )?;
-                                    let __executor_arg_0 = __rt::required::<
-                                        u64,
-                                    >(__executor_arg_0, "by", "u64")?;
-                                    __rt::encode(&self.bump(__executor_arg_0).await)
-                                },
-                            ),
+                    __rt::Box::pin(
+                        __rt::call_plain(
+                            "bump",
+                            __executor_ctx,
+                            async move {
+                                let [__executor_arg_0] = __rt::arguments(
+                                    __executor_params,
+                                    &["by"],
+                                )?;
+                                let __executor_arg_0 = __rt::required::<
+                                    u64,
+                                >(__executor_arg_0, "by", "u64")?;
+                                __rt::encode(&self.bump(__executor_arg_0).await)
+                            },
                         ),
                     )
                 }
                 _ => {
-                    __rt::Box::pin(
-                        ::core::future::ready(
-                            __rt::Err(__rt::ToolFailure::unknown_tool(__executor_tool)),
-                        ),
+                    __rt::unserved(
+                        __rt::None,
+                        __executor_tool,
+                        __executor_params,
+                        __executor_ctx,
                     )
                 }
             }
         }
-        fn execute_stream<'__executor>(
+        fn stream<'__executor>(
             &'__executor self,
             tool: &'__executor str,
             params: &'__executor __rt::Value,
@@ -64,7 +61,7 @@ const _: () = {
             use __rt::{StreamByClone as _, StreamUnsupported as _};
             (&__rt::StreamProbe(self)).stream(tool, params, action_id)
         }
-        fn specs(&self) -> __rt::SpecList {
+        fn list_specs(&self) -> __rt::SpecList {
             static SPECS: __rt::OnceLock<__rt::SpecList> = __rt::OnceLock::new();
             __rt::Arc::clone(
                 SPECS

@@ -11,12 +11,16 @@ impl Counter {
 const _: () = {
     use ::executor_core::__private as __rt;
     #[automatically_derived]
-    impl __rt::ToolExecutor for Counter {
-        fn execute<'__executor>(
+    impl __rt::ContextExecutor for Counter {
+        fn call<'__executor>(
             &'__executor self,
             _: &'__executor str,
             _: &'__executor __rt::Value,
-        ) -> __rt::BoxFuture<'__executor, __rt::Result<__rt::Value, __rt::String>> {
+            _: __rt::ToolContext,
+        ) -> __rt::BoxFuture<
+            '__executor,
+            __rt::Result<__rt::ToolExecution, __rt::ToolFailure>,
+        > {
             ::core::unreachable!()
         }
     }

@@ -11,8 +11,6 @@ fn f() {
             __EXECUTOR_ENTRIES,
             1usize,
         );
-        __rt::ToolSet::__from_fn_tools(
-            &[__rt::FnTool::of::<add>(), __rt::FnTool::of::<math::divide>()],
-        )
+        __rt::tool_set(&[__rt::FnTool::of::<add>(), __rt::FnTool::of::<math::divide>()])
     };
 }
