@@ -21,7 +21,7 @@ pub use crate::failure::support::{
 pub use crate::schema::support::literal;
 pub use crate::schema::{InputSchema, output_schema};
 pub use crate::tool::call::args::{
-    arguments, decode, describe, encode, missing, object, or_default, required, unknown,
+    arguments, decode, describe, encode, missing, or_default, required, unknown,
 };
 pub use crate::tool::call::{ResultParts, call_plain, drive, finish};
 pub use crate::tool::fn_tool::FnTool;

@@ -79,9 +79,9 @@ pub fn ctx_ident() -> Ident {
 // Output:
 //     let [__executor_arg_0, __executor_arg_1, __executor_arg_2, __executor_arg_3] =
 //         __rt::arguments(__executor_params, &["a", "b", "c", "d"])?;
-//     let __executor_arg_0 = __rt::required::<i64>(__executor_arg_0, "a", "i64")?;
-//     let __executor_arg_1 = __rt::or_default::<i64>(__executor_arg_1, "b")?;
-//     let __executor_arg_2 = __rt::or_default::<Option<&str>>(__executor_arg_2, "c")?;
+//     let __executor_arg_0: i64 = __rt::required(__executor_arg_0, "a", "i64")?;
+//     let __executor_arg_1: i64 = __rt::or_default(__executor_arg_1, "b")?;
+//     let __executor_arg_2: Option<&str> = __rt::or_default(__executor_arg_2, "c")?;
 //     let __executor_arg_3 = match __executor_arg_3 {
 //         __rt::Some(v) => __rt::decode::<u8>(v, "d")?,
 //         __rt::None => 7,
@@ -123,11 +123,9 @@ fn decode_one(arg: &Arg, binding: &Ident) -> TokenStream {
     };
     let decoded = match &arg.default {
         None if !arg.is_option => {
-            quote_spanned!(span=> __rt::required::<#target>(#binding, #name, #expected)?)
+            quote_spanned!(span=> __rt::required(#binding, #name, #expected)?)
         }
-        None | Some(ArgDefault::Trait) => {
-            quote_spanned!(span=> __rt::or_default::<#target>(#binding, #name)?)
-        }
+        None | Some(ArgDefault::Trait) => quote_spanned!(span=> __rt::or_default(#binding, #name)?),
         Some(ArgDefault::Expr(expr)) => {
             let expr_span = syn::spanned::Spanned::span(expr);
             // A slice or reference argument decodes into an owned holder; its default is
@@ -153,9 +151,9 @@ fn decode_one(arg: &Arg, binding: &Ident) -> TokenStream {
         }
     };
     if matches!(arg.decode, Decode::CowStr) {
-        quote!(let #binding = __rt::Cow::Borrowed(#decoded);)
+        quote!(let #binding = __rt::Cow::Borrowed::<str>(#decoded);)
     } else {
-        quote!(let #binding = #decoded;)
+        quote!(let #binding: #target = #decoded;)
     }
 }
 

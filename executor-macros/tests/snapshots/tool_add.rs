@@ -52,12 +52,12 @@ const _: () = {
                         __executor_params,
                         &["a", "b"],
                     )?;
-                    let __executor_arg_0 = __rt::required::<
-                        i64,
-                    >(__executor_arg_0, "a", "i64")?;
-                    let __executor_arg_1 = __rt::or_default::<
-                        i64,
-                    >(__executor_arg_1, "b")?;
+                    let __executor_arg_0: i64 = __rt::required(
+                        __executor_arg_0,
+                        "a",
+                        "i64",
+                    )?;
+                    let __executor_arg_1: i64 = __rt::or_default(__executor_arg_1, "b")?;
                     __rt::encode(&add(__executor_arg_0, __executor_arg_1))
                 },
             )

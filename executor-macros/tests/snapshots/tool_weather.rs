@@ -68,15 +68,21 @@ const _: () = {
                         __executor_params,
                         &["city", "words", "u"],
                     )?;
-                    let __executor_arg_0 = __rt::required::<
-                        &str,
-                    >(__executor_arg_0, "city", "&str")?;
-                    let __executor_arg_1 = __rt::required::<
-                        __rt::Vec<&str>,
-                    >(__executor_arg_1, "words", "Vec<_>")?;
-                    let __executor_arg_2 = __rt::required::<
-                        Unit,
-                    >(__executor_arg_2, "u", "Unit")?;
+                    let __executor_arg_0: &str = __rt::required(
+                        __executor_arg_0,
+                        "city",
+                        "&str",
+                    )?;
+                    let __executor_arg_1: __rt::Vec<&str> = __rt::required(
+                        __executor_arg_1,
+                        "words",
+                        "Vec<_>",
+                    )?;
+                    let __executor_arg_2: Unit = __rt::required(
+                        __executor_arg_2,
+                        "u",
+                        "Unit",
+                    )?;
                     match __rt::ResultParts::into_result(
                         weather(
                                 __executor_arg_0,

@@ -30,9 +30,11 @@ const _: () = {
                                     __executor_params,
                                     &["by"],
                                 )?;
-                                let __executor_arg_0 = __rt::required::<
-                                    u64,
-                                >(__executor_arg_0, "by", "u64")?;
+                                let __executor_arg_0: u64 = __rt::required(
+                                    __executor_arg_0,
+                                    "by",
+                                    "u64",
+                                )?;
                                 __rt::encode(&self.bump(__executor_arg_0).await)
                             },
                         ),
