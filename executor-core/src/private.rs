@@ -46,6 +46,7 @@ pub use ::std::vec::Vec;
 #[cfg(feature = "a2a")]
 pub mod a2a {
     pub use crate::agent::{
-        CardSpec, SkillSpec, default_cancel, run_cancel, run_execute, run_shutdown,
+        A2aResult, Agent, AgentCard, AgentExecutor, CardSpec, EventQueueWriter, RequestContext,
+        SkillSpec, TaskQueue, default_cancel, run_cancel, run_execute, run_shutdown,
     };
 }
