@@ -18,41 +18,16 @@ use crate::krate::CratePath;
 //             impl Tool for weather { /* every body `unreachable!()` */ }
 //         };
 pub fn tool_fn(func: &ItemFn, krate: &CratePath, error: &syn::Error) -> TokenStream {
-    let ident = &func.sig.ident;
-    let name = ident.to_string();
+    let name = func.sig.ident.to_string();
     let name = name.trim_start_matches("r#");
-    let (item, inherent_spec) = super::expand::tool_struct(ident, &func.vis, name);
-    let runtime = krate.runtime();
-    let error = error.to_compile_error();
-    quote! {
-        #func
-        #error
-        #item
-
-        #[allow(unused_qualifications)] // every runtime path goes through `__rt` on purpose
-        const _: () = {
-            #runtime
-            #inherent_spec
-
-            #[automatically_derived]
-            impl __rt::Tool for #ident {
-                const NAME: &'static str = #name;
-
-                fn spec() -> &'static __rt::Arc<__rt::ToolSpec> {
-                    ::core::unreachable!()
-                }
-
-                // Never called: the program does not compile.
-                fn call(
-                    _: &__rt::Value,
-                    _: __rt::ToolContext,
-                ) -> impl __rt::core::future::Future<Output = __rt::Result<__rt::ToolExecution, __rt::ToolFailure>>
-                       + __rt::core::marker::Send + '_ {
-                    __rt::core::future::pending::<__rt::Result<__rt::ToolExecution, __rt::ToolFailure>>()
-                }
-            }
-        };
-    }
+    // Never run: the program does not compile.
+    let spec_body = quote!(::core::unreachable!());
+    let call_body = quote! {
+        __rt::core::future::pending::<__rt::Result<__rt::ToolExecution, __rt::ToolFailure>>()
+    };
+    let mut out = super::expand::tool_items(func, krate, name, &spec_body, &call_body);
+    out.extend(error.to_compile_error());
+    out
 }
 
 pub fn tools_impl(block: &ItemImpl, krate: &CratePath, error: &syn::Error) -> TokenStream {
