@@ -30,7 +30,7 @@
 //!
 //! // Wrong arguments are a failure a model can act on, never a panic.
 //! let err = tools.execute("add", &json!({"a": "two", "b": 1})).await.unwrap_err();
-//! assert_eq!(err, "a: expected i64, got string \"two\"");
+//! assert_eq!(err, "a: expected an integer, got \"two\"");
 //!
 //! // The function is still an ordinary function.
 //! assert_eq!(greet("Ada", true), "Hello, Ada!");

@@ -151,7 +151,7 @@ async fn a_failure_fails_the_task_with_its_message_code_and_class() {
     assert_eq!(task["status"]["state"], "TASK_STATE_FAILED", "{task}");
     assert_eq!(
         task["status"]["message"]["parts"][0]["text"],
-        "a: expected i64, got string \"two\""
+        "a: expected an integer, got \"two\""
     );
     assert_eq!(
         task["status"]["message"]["metadata"]["a2a-rust.com/failure"],

@@ -6,16 +6,13 @@
 #![allow(clippy::needless_pass_by_value, clippy::module_name_repetitions)]
 
 mod agent;
+mod attr;
 mod diag;
 mod failure;
 mod krate;
-mod meta;
-mod schema;
 #[cfg(test)]
-mod tests;
+mod snapshot;
 mod tool;
-mod tools;
-mod toolset;
 mod util;
 
 use proc_macro::TokenStream;
@@ -28,20 +25,20 @@ use proc_macro::TokenStream;
 /// `#[arg(description = "…")]` and doc comments.
 #[proc_macro_attribute]
 pub fn tool(args: TokenStream, item: TokenStream) -> TokenStream {
-    tool::expand(args.into(), item.into()).into()
+    tool::expand_fn(args.into(), item.into()).into()
 }
 
 /// Makes the `#[tool]` methods of an inherent impl block the tools of a `ToolExecutor`.
 #[proc_macro_attribute]
 pub fn tools(args: TokenStream, item: TokenStream) -> TokenStream {
-    tools::expand(args.into(), item.into()).into()
+    tool::expand_tools(args.into(), item.into()).into()
 }
 
 /// Builds a `ToolSet` from free-fn tools: `toolset![add, math::divide]`. Two tools with one
 /// name are a compile error.
 #[proc_macro]
 pub fn toolset(input: TokenStream) -> TokenStream {
-    toolset::expand(input.into()).into()
+    tool::expand_toolset(input.into()).into()
 }
 
 /// Derives `From<E> for ToolFailure` and `FailureCodes` for an error enum or struct: see the
