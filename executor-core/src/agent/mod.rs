@@ -59,6 +59,7 @@
 
 mod card;
 mod emitter;
+mod example;
 mod queue;
 mod serve;
 mod tools;
