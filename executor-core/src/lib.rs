@@ -179,8 +179,9 @@
 //! - The macros carry their reference, every key and rule: [`#[tool]`](macro@tool),
 //!   [`#[tools]`](macro@tools), [`toolset!`], [`#[derive(ToolFailure)]`](derive@ToolFailure)
 //!   (and, with `a2a`, `#[agent]` and `agent_executor!`).
-//! - [`ToolExecutor`]: the seed contract plus [`ToolExecutor::execute_with_context`], the one
-//!   path generated executors funnel every method into.
+//! - [`ToolExecutor`]: the seed contract plus [`ToolExecutor::execute_with_context`].
+//! - [`ContextExecutor`]: the one method with the full context that generated executors
+//!   implement; a blanket impl gives every [`ToolExecutor`] method from it.
 //! - [`ToolSet`]: free-fn tools and executors behind one name-dispatching executor.
 //! - [`ToolFailure`](struct@ToolFailure): ordinary / terminal / unhandled, with a code, kind, retry hint and data;
 //!   `#[derive(ToolFailure)]` and the per-transport table in [`failure::transport`].
