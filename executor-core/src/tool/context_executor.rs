@@ -114,8 +114,7 @@ impl<E: ContextExecutor + ?Sized> ToolExecutor for E {
         action_id: &'a str,
         timeout_ms: Option<u64>,
     ) -> BoxFuture<'a, Result<Value, String>> {
-        let ctx = ToolContext::from_seed(action_id, timeout_ms, None, 1, None);
-        self.call_for_seed(tool, params, ctx)
+        self.execute_with_action_in_session(tool, params, action_id, timeout_ms, None, 1)
     }
 
     fn execute_with_action_in_session<'a>(
@@ -140,16 +139,18 @@ impl<E: ContextExecutor + ?Sized> ToolExecutor for E {
         session_id: Option<&'a str>,
         attempt: u32,
         expected_effects: &'a HashMap<String, Value>,
-        _return_schema: Option<&'a Value>,
+        return_schema: Option<&'a Value>,
     ) -> BoxFuture<'a, Result<ToolExecution, String>> {
-        let ctx = ToolContext::from_seed(
+        let call = self.execute_classified(
+            tool,
+            params,
             action_id,
             timeout_ms,
             session_id,
             attempt,
-            Some(expected_effects),
+            expected_effects,
+            return_schema,
         );
-        let call = self.call(tool, params, ctx);
         Box::pin(async move { call.await.map_err(|failure| for_seed(&failure)) })
     }
 

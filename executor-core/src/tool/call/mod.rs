@@ -205,6 +205,9 @@ pub trait ResultParts {
     /// The error type.
     type Err;
     /// Back to a plain `Result`.
+    ///
+    /// # Errors
+    /// The error the value holds.
     fn into_result(self) -> Result<Self::Ok, Self::Err>;
 }
 
