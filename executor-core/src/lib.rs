@@ -98,7 +98,7 @@
 //! ```
 //! use executor_core::prelude::*;
 //! use executor_core::failure::transport::{for_retry, RetryDecision};
-//! use executor_core::REDACTED_MESSAGE;
+//! use executor_core::{REDACTED_MESSAGE, ToolSet};
 //! use std::time::Duration;
 //!
 //! #[derive(Debug, thiserror::Error, ToolFailure)]
@@ -237,9 +237,9 @@ pub use executor_macros::{agent, agent_executor};
 pub use executor_macros::{tool, tools, toolset};
 pub use failure::{Classification, FailureKind, REDACTED_MESSAGE, ToolFailure};
 pub use tool::{
-    BoxFuture, DuplicateTool, FnTool, PlainFn, STREAM_CAPACITY, SpecList, Tool, ToolAnnotations,
-    ToolContext, ToolExecution, ToolExecutor, ToolSet, ToolSetBuilder, ToolSpec, ToolStreamChunk,
-    spawn_stream,
+    BoxFuture, CatchUnwind, ContextExecutor, DuplicateTool, Panic, STREAM_CAPACITY, SpecList, Tool,
+    ToolAnnotations, ToolContext, ToolExecution, ToolExecutor, ToolSet, ToolSetBuilder, ToolSpec,
+    ToolStreamChunk, spawn_stream,
 };
 
 #[cfg(feature = "mcp")]
@@ -247,11 +247,14 @@ pub use mcp::{McpServer, McpServerConfig, McpToolExecutor};
 #[cfg(feature = "subprocess")]
 pub use subprocess::{SubprocessTool, SubprocessToolExecutor};
 
-/// Re-exports for tool authors: `use executor_core::prelude::*;`.
+/// What every tool author needs: `use executor_core::prelude::*;`.
+///
+/// The macros, the context a tool takes, its failure type (and derive), and the executor
+/// trait whose methods call tools. Nothing else: the names `Tool` and `ToolSet` would clash
+/// with `rmcp::model::Tool` and `rig::tool::{Tool, ToolSet}` in crates that use those too, so
+/// import `executor_core::{ToolSet, …}` by name where you need them (`#[tool]` gives every
+/// tool an inherent `spec()`, so the `Tool` trait is rarely needed).
 pub mod prelude {
-    pub use crate::{
-        Tool, ToolContext, ToolExecution, ToolExecutor, ToolFailure, ToolSet, ToolSpec,
-        ToolStreamChunk, tool, tools, toolset,
-    };
+    pub use crate::{ToolContext, ToolExecutor, ToolFailure, tool, tools, toolset};
     pub use serde_json::json;
 }

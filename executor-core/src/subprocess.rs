@@ -29,9 +29,10 @@ use tokio::process::Command;
 
 use crate::process_group::{Group, own_group};
 use crate::tool::SpecList;
+use crate::tool::route::unserved;
 use crate::{
-    BoxFuture, Classification, FailureKind, ToolContext, ToolExecution, ToolExecutor, ToolFailure,
-    ToolSpec,
+    BoxFuture, Classification, ContextExecutor, FailureKind, ToolContext, ToolExecution,
+    ToolExecutor, ToolFailure, ToolSpec,
 };
 
 /// A tool's own time limit when none is set (the seed's default).
@@ -447,20 +448,15 @@ fn tool_error(name: &str, error: &Value) -> ToolFailure {
     failure
 }
 
-impl ToolExecutor for SubprocessToolExecutor {
-    crate::__funnel_seed_methods!();
-
-    fn execute_with_context<'a>(
+impl ContextExecutor for SubprocessToolExecutor {
+    fn call<'a>(
         &'a self,
         tool: &'a str,
         params: &'a Value,
         ctx: ToolContext,
     ) -> BoxFuture<'a, Result<ToolExecution, ToolFailure>> {
         let Some(&i) = self.index.get(tool) else {
-            return match &self.fallback {
-                Some(fallback) => fallback.execute_with_context(tool, params, ctx),
-                None => Box::pin(std::future::ready(Err(ToolFailure::unknown_tool(tool)))),
-            };
+            return unserved(self.fallback.as_ref(), tool, params, ctx);
         };
         let entry = Arc::clone(&self.tools[i].1);
         Box::pin(async move {
@@ -470,7 +466,7 @@ impl ToolExecutor for SubprocessToolExecutor {
         })
     }
 
-    fn specs(&self) -> SpecList {
+    fn list_specs(&self) -> SpecList {
         Arc::clone(&self.specs)
     }
 }

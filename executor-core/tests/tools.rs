@@ -19,7 +19,7 @@ use std::time::Duration;
 
 use common::assert_snapshot;
 use executor_core::prelude::*;
-use executor_core::{BoxFuture, FailureKind, ToolStreamChunk};
+use executor_core::{BoxFuture, FailureKind, Tool, ToolSet, ToolSpec, ToolStreamChunk};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -568,20 +568,16 @@ fn cancellation_drops_the_tool_future() {
 }
 
 #[test]
-fn tools_that_do_not_read_their_context_are_called_without_one() {
-    assert!(<add as Tool>::CALL_PLAIN.is_some());
-    assert!(<nap as Tool>::CALL_PLAIN.is_some());
-    assert!(
-        <whoami as Tool>::CALL_PLAIN.is_none(),
-        "takes `&ToolContext`"
-    );
-    assert!(<sleepy as Tool>::CALL_PLAIN.is_none(), "has a `timeout`");
+fn tools_that_do_not_read_their_context_answer_alike_under_any_seed_method() {
     rt().block_on(async {
-        let plain = <add as Tool>::CALL_PLAIN.unwrap();
-        let out = plain(&json!({"a": 2, "b": 3})).await.unwrap();
+        let out = <add as Tool>::call(&json!({"a": 2, "b": 3}), ToolContext::new())
+            .await
+            .unwrap();
         assert_eq!(out.output, json!(5));
         assert!(out.state_changes.is_empty());
-        let failure = plain(&json!({"a": "two"})).await.unwrap_err();
+        let failure = <add as Tool>::call(&json!({"a": "two"}), ToolContext::new())
+            .await
+            .unwrap_err();
         assert_eq!(failure.kind(), FailureKind::InvalidArguments);
 
         // Every seed method, whatever it carries, gets the same answer.
@@ -630,10 +626,10 @@ fn tools_without_a_context_still_honour_deadlines_and_tokens() {
         );
 
         NAP_DROPPED.store(false, Ordering::SeqCst);
-        let failure = bounded(<nap as Tool>::call(
+        let failure = bounded(Box::pin(<nap as Tool>::call(
             &params,
             ToolContext::new().with_timeout(Duration::from_millis(20)),
-        ))
+        )))
         .await
         .expect("a deadline bounds `Tool::call` too")
         .unwrap_err();

@@ -118,12 +118,12 @@ fn check_unique(models: &[ToolFn], errors: &mut Errors) {
 //     #[tools] impl Counter { #[tool] async fn hit(&self, by: u64) -> u64 { … } }
 // Output:
 //     impl Counter { async fn hit(&self, by: u64) -> u64 { … } }
-//     const _: () = { impl ToolExecutor for Counter {
-//         /* seed methods, funnelled */
-//         fn execute_with_context(&self, tool, params, ctx) { match tool { "hit" => Box::pin(…self.hit(…)…), _ => unknown } }
-//         fn execute_stream(…) { (&StreamProbe(self)).stream(…) }
-//         fn specs(&self) -> SpecList { static SPECS … }
+//     const _: () = { impl ContextExecutor for Counter {
+//         fn call(&self, tool, params, ctx) { match tool { "hit" => Box::pin(…self.hit(…)…), _ => unserved(None, …) } }
+//         fn stream(…) { (&StreamProbe(self)).stream(…) }
+//         fn list_specs(&self) -> SpecList { static SPECS … }
 //     } };
+// (the blanket `impl ToolExecutor for T: ContextExecutor` provides every seed method)
 fn expand_impl(krate: &CratePath, block: &syn::ItemImpl, models: &[ToolFn]) -> TokenStream {
     let (impl_generics, _, where_clause) = block.generics.split_for_impl();
     let self_ty = &block.self_ty;
@@ -152,24 +152,20 @@ fn expand_impl(krate: &CratePath, block: &syn::ItemImpl, models: &[ToolFn]) -> T
         const _: () = {
             #[automatically_derived]
             #[allow(unused_qualifications)] // generated paths are absolute on purpose
-            impl #impl_generics #krate::ToolExecutor for #self_ty #where_clause {
-                #krate::__funnel_seed_methods!();
-
-                fn execute_with_context<'__executor>(
+            impl #impl_generics #krate::ContextExecutor for #self_ty #where_clause {
+                fn call<'__executor>(
                     &'__executor self,
                     __executor_tool: &'__executor str,
                     #params: &'__executor #krate::__private::Value,
                     #ctx: #krate::ToolContext,
                 ) -> #krate::BoxFuture<'__executor, ::core::result::Result<#krate::ToolExecution, #krate::ToolFailure>> {
                     match __executor_tool {
-                        #(#names => #bodies,)*
-                        _ => #krate::__private::Box::pin(::core::future::ready(::core::result::Result::Err(
-                            #krate::ToolFailure::unknown_tool(__executor_tool),
-                        ))),
+                        #(#names => #krate::__private::Box::pin(#bodies),)*
+                        _ => #krate::__private::unserved(::core::option::Option::None, __executor_tool, #params, #ctx),
                     }
                 }
 
-                fn execute_stream<'__executor>(
+                fn stream<'__executor>(
                     &'__executor self,
                     tool: &'__executor str,
                     params: &'__executor #krate::__private::Value,
@@ -183,7 +179,7 @@ fn expand_impl(krate: &CratePath, block: &syn::ItemImpl, models: &[ToolFn]) -> T
                     (&#krate::__private::StreamProbe(self)).stream(tool, params, action_id)
                 }
 
-                fn specs(&self) -> #krate::SpecList {
+                fn list_specs(&self) -> #krate::SpecList {
                     #spec_list
                 }
             }

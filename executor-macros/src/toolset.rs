@@ -27,7 +27,7 @@ impl Parse for Input {
 // Output:
 //     {
 //         const _: () = assert_unique(<math::divide as Tool>::NAME, &[<add as Tool>::NAME]);
-//         ToolSet::__from_fn_tools(&[FnTool::of::<add>(), FnTool::of::<math::divide>()])
+//         __private::tool_set(&[FnTool::of::<add>(), FnTool::of::<math::divide>()])
 //     }
 pub fn expand(input: TokenStream) -> TokenStream {
     let input: Input = match syn::parse2(input) {
@@ -50,7 +50,7 @@ pub fn expand(input: TokenStream) -> TokenStream {
         }
     }
     if let Err(e) = errors.finish() {
-        let fallback = quote!(#krate::ToolSet::__from_fn_tools(&[]));
+        let fallback = quote!(#krate::__private::tool_set(&[]));
         let error = e.to_compile_error();
         return quote!({ #error #fallback });
     }
@@ -66,10 +66,10 @@ pub fn expand(input: TokenStream) -> TokenStream {
         }
     });
     let entries = paths.iter().map(
-        |path| quote_spanned!(syn::spanned::Spanned::span(path)=> #krate::FnTool::of::<#path>()),
+        |path| quote_spanned!(syn::spanned::Spanned::span(path)=> #krate::__private::FnTool::of::<#path>()),
     );
     quote! {{
         #(#checks)*
-        #krate::ToolSet::__from_fn_tools(&[#(#entries),*])
+        #krate::__private::tool_set(&[#(#entries),*])
     }}
 }

@@ -6,11 +6,25 @@
 //! rejects unknown keys. Neither root carries `$schema` (MCP reads 2020-12 when it is absent,
 //! and several clients choke on the URI) nor a root `title`.
 
-pub(crate) mod args;
-
 use schemars::JsonSchema;
 use schemars::generate::{SchemaGenerator, SchemaSettings};
 use serde_json::{Map, Value};
+
+pub(crate) mod support {
+    //! What only generated code calls (re-exported from `__private`).
+
+    use serde_json::Value;
+
+    /// Parses a schema the macro computed at compile time.
+    ///
+    /// # Panics
+    /// Never for macro output: the macro only emits JSON it produced itself.
+    #[must_use]
+    pub fn literal(json: &'static str) -> Value {
+        serde_json::from_str(json)
+            .expect("#[tool] emitted invalid schema JSON; please report this bug")
+    }
+}
 
 fn generator(serialize: bool) -> SchemaGenerator {
     let settings = SchemaSettings::draft2020_12();
@@ -31,15 +45,6 @@ pub fn output_schema<T: JsonSchema + ?Sized>() -> Value {
         root.remove("title");
     }
     schema
-}
-
-/// Parses a schema the macro computed at compile time.
-///
-/// # Panics
-/// Never for macro output: the macro only emits JSON it produced itself.
-#[must_use]
-pub fn literal(json: &'static str) -> Value {
-    serde_json::from_str(json).expect("#[tool] emitted invalid schema JSON; please report this bug")
 }
 
 /// Builds the object schema of a parameter list whose types the macro could not see through.

@@ -176,39 +176,44 @@ fn result_ok_type(ty: &Type) -> Option<&Type> {
 }
 
 // Input:  fn add(a: i64, b: i64) -> i64
-// Output, for a tool that reads its context (a `&ToolContext` parameter or a `timeout`):
-//     Box::pin(async move {
-//         let body = async {
-//             let mut raw_0 = None; let mut raw_1 = None;
-//             if let Some(obj) = object(params)? { for (k, v) in obj { match k.as_str() {
-//                 "a" => raw_0 = Some(v), "b" => raw_1 = Some(v),
-//                 other => return Err(unknown(other, &["a", "b"])) } } }
-//             let arg_0: i64 = match raw_0 { Some(v) => decode::<i64>(v, "a")?, None => return Err(missing("a", "i64")) };
-//             …
-//             let value = add(arg_0, arg_1); encode(&value)
-//         };
-//         let out = drive("add", &ctx, None, pin!(body)).await?;
-//         finish(out, &ctx)
+// Output, for a tool that does not read its context (no `&ToolContext`, no `timeout`):
+//     call_plain("add", ctx, async move {
+//         let mut raw_0 = None; let mut raw_1 = None;
+//         if let Some(obj) = object(params)? { for (k, v) in obj { match k.as_str() {
+//             "a" => raw_0 = Some(v), "b" => raw_1 = Some(v),
+//             other => return Err(unknown(other, &["a", "b"])) } } }
+//         let arg_0: i64 = match raw_0 { Some(v) => decode::<i64>(v, "a")?, None => return Err(missing("a", "i64")) };
+//         …
+//         let value = add(arg_0, arg_1); encode(&value)
 //     })
-// and for any other tool (see `plain_call`):
-//     with_context("add", ctx, /* plain_call(model, receiver) */)
+// and for a tool that reads it, the same body under `drive`, then its state changes:
+//     async move {
+//         let body = async { /* as above */ };
+//         let out = drive("add", &ctx, timeout, pin!(body)).await?;
+//         finish(out, &ctx)
+//     }
+// An unboxed future: `Tool::call` returns it as is, `#[tools]` boxes it per method.
 pub fn call_body(model: &ToolFn, receiver: Option<TokenStream>) -> TokenStream {
     let krate = &model.krate;
     let name = &model.name;
     let ctx = ctx_ident();
-    if !reads_context(model) {
-        let plain = plain_call(model, receiver);
-        return quote!(#krate::__private::with_context(#name, #ctx, #plain));
-    }
     let decode = decode_args(model);
     let invoke = invoke(model, receiver);
+    if !reads_context(model) {
+        return quote! {
+            #krate::__private::call_plain(#name, #ctx, async move {
+                #decode
+                #invoke
+            })
+        };
+    }
     let timeout = option_tokens(
         model
             .timeout_ms
             .map(|ms| quote!(#krate::__private::Duration::from_millis(#ms))),
     );
     quote! {
-        #krate::__private::Box::pin(async move {
+        async move {
             let __executor_body = async {
                 #decode
                 #invoke
@@ -223,33 +228,15 @@ pub fn call_body(model: &ToolFn, receiver: Option<TokenStream>) -> TokenStream {
             )
             .await?;
             #krate::__private::finish(__executor_output, &#ctx)
-        })
+        }
     }
 }
 
 /// Whether the tool reads its context: it takes `&ToolContext` (ids, effects, the stream) or
 /// has a `timeout` (a deadline of its own). Any other tool only cares whether the call has a
-/// deadline or a cancellation token, and is called without a context when it has neither.
+/// deadline or a cancellation token, and runs without its context when it has neither.
 pub fn reads_context(model: &ToolFn) -> bool {
     model.timeout_ms.is_some() || model.params.iter().any(|p| matches!(p, Param::Context))
-}
-
-// The call of a tool that does not read its context, as a boxed future that holds no context:
-// the body under `plain_call`, which catches panics and wraps the output (no second state
-// machine). Only for tools where `reads_context` is false.
-//
-//     Box::pin(plain_call("add", async move { /* decode, call, encode */ }))
-pub fn plain_call(model: &ToolFn, receiver: Option<TokenStream>) -> TokenStream {
-    let krate = &model.krate;
-    let name = &model.name;
-    let decode = decode_args(model);
-    let invoke = invoke(model, receiver);
-    quote! {
-        #krate::__private::Box::pin(#krate::__private::plain_call(#name, async move {
-            #decode
-            #invoke
-        }))
-    }
 }
 
 pub fn params_ident() -> Ident {

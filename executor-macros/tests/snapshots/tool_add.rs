@@ -6,18 +6,59 @@ pub fn add(a: i64, b: i64) -> i64 {
 #[allow(non_camel_case_types, dead_code)]
 pub struct add {}
 const _: () = {
-    fn __executor_plain(
-        __executor_params: &::executor_core::__private::Value,
-    ) -> ::executor_core::BoxFuture<
-        '_,
-        ::core::result::Result<
-            ::executor_core::ToolExecution,
-            ::executor_core::ToolFailure,
-        >,
-    > {
-        ::executor_core::__private::Box::pin(
-            ::executor_core::__private::plain_call(
+    impl add {
+        /// The tool's spec: name, description, schemas and annotations, built on
+        /// first use and shared afterwards (so callers need not import `Tool`).
+        #[allow(dead_code)]
+        pub fn spec() -> &'static ::executor_core::__private::Arc<
+            ::executor_core::ToolSpec,
+        > {
+            <Self as ::executor_core::Tool>::spec()
+        }
+    }
+    #[automatically_derived]
+    impl ::executor_core::Tool for add {
+        const NAME: &'static str = "add";
+        fn spec() -> &'static ::executor_core::__private::Arc<
+            ::executor_core::ToolSpec,
+        > {
+            static SPEC: ::executor_core::__private::OnceLock<
+                ::executor_core::__private::Arc<::executor_core::ToolSpec>,
+            > = ::executor_core::__private::OnceLock::new();
+            SPEC.get_or_init(|| ::executor_core::__private::Arc::new(
+                ::executor_core::ToolSpec::new(
+                        "add",
+                        "Adds two numbers.",
+                        ::executor_core::__private::literal(
+                            "{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"integer\",\"format\":\"int64\",\"description\":\"The first addend.\"},\"b\":{\"type\":\"integer\",\"format\":\"int64\"}},\"required\":[\"a\"],\"additionalProperties\":false}",
+                        ),
+                    )
+                    .with_output_schema(
+                        ::executor_core::__private::literal(
+                            "{\"type\":\"integer\",\"format\":\"int64\"}",
+                        ),
+                    )
+                    .with_annotations(::executor_core::ToolAnnotations {
+                        title: ::core::option::Option::None,
+                        read_only: ::core::option::Option::Some(true),
+                        destructive: ::core::option::Option::None,
+                        idempotent: ::core::option::Option::None,
+                        open_world: ::core::option::Option::None,
+                    }),
+            ))
+        }
+        fn call(
+            __executor_params: &::executor_core::__private::Value,
+            __executor_ctx: ::executor_core::ToolContext,
+        ) -> impl ::core::future::Future<
+            Output = ::core::result::Result<
+                ::executor_core::ToolExecution,
+                ::executor_core::ToolFailure,
+            >,
+        > + ::core::marker::Send + '_ {
+            ::executor_core::__private::call_plain(
                 "add",
+                __executor_ctx,
                 async move {
                     let mut __executor_raw_0: ::core::option::Option<
                         &::executor_core::__private::Value,
@@ -76,57 +117,6 @@ const _: () = {
                     let __executor_value = add(__executor_arg_0, __executor_arg_1);
                     ::executor_core::__private::encode(&__executor_value)
                 },
-            ),
-        )
-    }
-    #[automatically_derived]
-    impl ::executor_core::Tool for add {
-        const NAME: &'static str = "add";
-        const CALL_PLAIN: ::core::option::Option<::executor_core::PlainFn> = ::core::option::Option::Some(
-            __executor_plain,
-        );
-        fn spec() -> &'static ::executor_core::__private::Arc<
-            ::executor_core::ToolSpec,
-        > {
-            static SPEC: ::executor_core::__private::OnceLock<
-                ::executor_core::__private::Arc<::executor_core::ToolSpec>,
-            > = ::executor_core::__private::OnceLock::new();
-            SPEC.get_or_init(|| ::executor_core::__private::Arc::new(
-                ::executor_core::ToolSpec::new(
-                        "add",
-                        "Adds two numbers.",
-                        ::executor_core::__private::literal(
-                            "{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"integer\",\"format\":\"int64\",\"description\":\"The first addend.\"},\"b\":{\"type\":\"integer\",\"format\":\"int64\"}},\"required\":[\"a\"],\"additionalProperties\":false}",
-                        ),
-                    )
-                    .with_output_schema(
-                        ::executor_core::__private::literal(
-                            "{\"type\":\"integer\",\"format\":\"int64\"}",
-                        ),
-                    )
-                    .with_annotations(::executor_core::ToolAnnotations {
-                        title: ::core::option::Option::None,
-                        read_only: ::core::option::Option::Some(true),
-                        destructive: ::core::option::Option::None,
-                        idempotent: ::core::option::Option::None,
-                        open_world: ::core::option::Option::None,
-                    }),
-            ))
-        }
-        fn call(
-            __executor_params: &::executor_core::__private::Value,
-            __executor_ctx: ::executor_core::ToolContext,
-        ) -> ::executor_core::BoxFuture<
-            '_,
-            ::core::result::Result<
-                ::executor_core::ToolExecution,
-                ::executor_core::ToolFailure,
-            >,
-        > {
-            ::executor_core::__private::with_context(
-                "add",
-                __executor_ctx,
-                __executor_plain(__executor_params),
             )
         }
     }

@@ -11,6 +11,16 @@ async fn weather(
 #[allow(non_camel_case_types, dead_code)]
 struct weather {}
 const _: () = {
+    impl weather {
+        /// The tool's spec: name, description, schemas and annotations, built on
+        /// first use and shared afterwards (so callers need not import `Tool`).
+        #[allow(dead_code)]
+        fn spec() -> &'static ::executor_core::__private::Arc<
+            ::executor_core::ToolSpec,
+        > {
+            <Self as ::executor_core::Tool>::spec()
+        }
+    }
     #[automatically_derived]
     impl ::executor_core::Tool for weather {
         const NAME: &'static str = "get_weather";
@@ -70,14 +80,13 @@ const _: () = {
         fn call(
             __executor_params: &::executor_core::__private::Value,
             __executor_ctx: ::executor_core::ToolContext,
-        ) -> ::executor_core::BoxFuture<
-            '_,
-            ::core::result::Result<
+        ) -> impl ::core::future::Future<
+            Output = ::core::result::Result<
                 ::executor_core::ToolExecution,
                 ::executor_core::ToolFailure,
             >,
-        > {
-            ::executor_core::__private::Box::pin(async move {
+        > + ::core::marker::Send + '_ {
+            async move {
                 let __executor_body = async {
                     let mut __executor_raw_0: ::core::option::Option<
                         &::executor_core::__private::Value,
@@ -186,7 +195,7 @@ const _: () = {
                     )
                     .await?;
                 ::executor_core::__private::finish(__executor_output, &__executor_ctx)
-            })
+            }
         }
     }
 };

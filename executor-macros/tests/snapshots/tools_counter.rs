@@ -8,9 +8,8 @@ impl Counter {
 const _: () = {
     #[automatically_derived]
     #[allow(unused_qualifications)]
-    impl ::executor_core::ToolExecutor for Counter {
-        ::executor_core::__funnel_seed_methods!();
-        fn execute_with_context<'__executor>(
+    impl ::executor_core::ContextExecutor for Counter {
+        fn call<'__executor>(
             &'__executor self,
             __executor_tool: &'__executor str,
             __executor_params: &'__executor ::executor_core::__private::Value,
@@ -24,68 +23,64 @@ const _: () = {
         > {
             match __executor_tool {
                 "bump" => {
-                    ::executor_core::__private::with_context(
-                        "bump",
-                        __executor_ctx,
-                        ::executor_core::__private::Box::pin(
-                            ::executor_core::__private::plain_call(
-                                "bump",
-                                async move {
-                                    let mut __executor_raw_0: ::core::option::Option<
-                                        &::executor_core::__private::Value,
-                                    > = ::core::option::Option::None;
-                                    if let ::core::option::Option::Some(__executor_object) = ::executor_core::__private::object(
-                                        __executor_params,
-                                    )? {
-                                        for (__executor_key, __executor_value) in __executor_object {
-                                            match __executor_key.as_str() {
-                                                "by" => {
-                                                    __executor_raw_0 = ::core::option::Option::Some(
-                                                        __executor_value,
-                                                    );
-                                                }
-                                                __executor_other => {
-                                                    return ::core::result::Result::Err(
-                                                        ::executor_core::__private::unknown(
-                                                            __executor_other,
-                                                            &["by"],
-                                                        ),
-                                                    );
-                                                }
+                    ::executor_core::__private::Box::pin(
+                        ::executor_core::__private::call_plain(
+                            "bump",
+                            __executor_ctx,
+                            async move {
+                                let mut __executor_raw_0: ::core::option::Option<
+                                    &::executor_core::__private::Value,
+                                > = ::core::option::Option::None;
+                                if let ::core::option::Option::Some(__executor_object) = ::executor_core::__private::object(
+                                    __executor_params,
+                                )? {
+                                    for (__executor_key, __executor_value) in __executor_object {
+                                        match __executor_key.as_str() {
+                                            "by" => {
+                                                __executor_raw_0 = ::core::option::Option::Some(
+                                                    __executor_value,
+                                                );
+                                            }
+                                            __executor_other => {
+                                                return ::core::result::Result::Err(
+                                                    ::executor_core::__private::unknown(
+                                                        __executor_other,
+                                                        &["by"],
+                                                    ),
+                                                );
                                             }
                                         }
                                     }
-                                    let __executor_arg_0 = match __executor_raw_0 {
-                                        ::core::option::Option::Some(__executor_value) => {
-                                            ::executor_core::__private::decode::<
-                                                u64,
-                                            >(__executor_value, "by")?
-                                        }
-                                        ::core::option::Option::None => {
-                                            return ::core::result::Result::Err(
-                                                ::executor_core::__private::missing("by", "u64"),
-                                            );
-                                        }
-                                    };
-                                    let __executor_value = self.bump(__executor_arg_0).await;
-                                    ::executor_core::__private::encode(&__executor_value)
-                                },
-                            ),
+                                }
+                                let __executor_arg_0 = match __executor_raw_0 {
+                                    ::core::option::Option::Some(__executor_value) => {
+                                        ::executor_core::__private::decode::<
+                                            u64,
+                                        >(__executor_value, "by")?
+                                    }
+                                    ::core::option::Option::None => {
+                                        return ::core::result::Result::Err(
+                                            ::executor_core::__private::missing("by", "u64"),
+                                        );
+                                    }
+                                };
+                                let __executor_value = self.bump(__executor_arg_0).await;
+                                ::executor_core::__private::encode(&__executor_value)
+                            },
                         ),
                     )
                 }
                 _ => {
-                    ::executor_core::__private::Box::pin(
-                        ::core::future::ready(
-                            ::core::result::Result::Err(
-                                ::executor_core::ToolFailure::unknown_tool(__executor_tool),
-                            ),
-                        ),
+                    ::executor_core::__private::unserved(
+                        ::core::option::Option::None,
+                        __executor_tool,
+                        __executor_params,
+                        __executor_ctx,
                     )
                 }
             }
         }
-        fn execute_stream<'__executor>(
+        fn stream<'__executor>(
             &'__executor self,
             tool: &'__executor str,
             params: &'__executor ::executor_core::__private::Value,
@@ -102,7 +97,7 @@ const _: () = {
             (&::executor_core::__private::StreamProbe(self))
                 .stream(tool, params, action_id)
         }
-        fn specs(&self) -> ::executor_core::SpecList {
+        fn list_specs(&self) -> ::executor_core::SpecList {
             static SPECS: ::executor_core::__private::OnceLock<
                 ::executor_core::SpecList,
             > = ::executor_core::__private::OnceLock::new();

@@ -8,10 +8,10 @@ fn f() {
                 "this tool has the same name as an earlier one in toolset!; give one of them #[tool(name = \"…\")]"
             )
         };
-        ::executor_core::ToolSet::__from_fn_tools(
+        ::executor_core::__private::tool_set(
             &[
-                ::executor_core::FnTool::of::<add>(),
-                ::executor_core::FnTool::of::<math::divide>(),
+                ::executor_core::__private::FnTool::of::<add>(),
+                ::executor_core::__private::FnTool::of::<math::divide>(),
             ],
         )
     };

@@ -28,7 +28,11 @@ use outcome::{from_result, from_service_error, spec_of};
 use transport::{Intercept, KillGroup, spawn_stdio};
 
 use crate::tool::SpecList;
-use crate::{BoxFuture, ToolContext, ToolExecution, ToolExecutor, ToolFailure, ToolSpec};
+use crate::tool::call::drive;
+use crate::tool::route::unserved;
+use crate::{
+    BoxFuture, ContextExecutor, ToolContext, ToolExecution, ToolExecutor, ToolFailure, ToolSpec,
+};
 
 /// One progress report: the fraction done and a message.
 type Progress = (f64, Option<String>);
@@ -357,7 +361,7 @@ impl McpToolExecutor {
             Value::Object(map) => Some(map.clone()),
             Value::Null => None,
             other => {
-                let got = crate::__private::describe(other);
+                let got = crate::tool::call::args::describe(other);
                 return Err(ToolFailure::invalid_arguments(format!(
                     "arguments: expected an object, got {got}"
                 )));
@@ -473,23 +477,19 @@ where
     }
 }
 
-impl ToolExecutor for McpToolExecutor {
-    crate::__funnel_seed_methods!();
-
-    fn execute_with_context<'a>(
+impl ContextExecutor for McpToolExecutor {
+    fn call<'a>(
         &'a self,
         tool: &'a str,
         params: &'a Value,
         ctx: ToolContext,
     ) -> BoxFuture<'a, Result<ToolExecution, ToolFailure>> {
-        if let Some(fallback) = &self.fallback
-            && !self.serves(tool)
-        {
-            return fallback.execute_with_context(tool, params, ctx);
+        if self.fallback.is_some() && !self.serves(tool) {
+            return unserved(self.fallback.as_ref(), tool, params, ctx);
         }
         Box::pin(async move {
             let backstop = Some(self.shared.config.request_timeout);
-            crate::__private::drive(
+            drive(
                 tool,
                 &ctx,
                 backstop,
@@ -499,7 +499,7 @@ impl ToolExecutor for McpToolExecutor {
         })
     }
 
-    fn execute_stream<'a>(
+    fn stream<'a>(
         &'a self,
         tool: &'a str,
         params: &'a Value,
@@ -513,7 +513,7 @@ impl ToolExecutor for McpToolExecutor {
         )))
     }
 
-    fn specs(&self) -> SpecList {
+    fn list_specs(&self) -> SpecList {
         Arc::clone(
             &self
                 .shared
