@@ -214,6 +214,8 @@ pub mod failure;
 #[cfg_attr(docsrs, doc(cfg(feature = "mcp")))]
 pub mod mcp;
 mod millis;
+#[cfg(any(feature = "subprocess", feature = "mcp"))]
+mod process_group;
 pub mod schema;
 #[cfg(feature = "subprocess")]
 #[cfg_attr(docsrs, doc(cfg(feature = "subprocess")))]

@@ -15,7 +15,7 @@ mod serve;
 mod server;
 mod stdio;
 
-pub use client::{McpClientError, McpServerConfig, McpToolExecutor};
+pub use client::{DEFAULT_HANDSHAKE_TIMEOUT, McpClientError, McpServerConfig, McpToolExecutor};
 pub use server::{DEFAULT_MAX_REQUEST_BYTES, McpServer};
 
 /// Re-export of the MCP SDK this module is built on, for its model types.

@@ -8,68 +8,103 @@
 //! `server/discover` and unknown methods, so a probing client falls back to the handshake.
 //! Unparsable lines are skipped, as the official SDKs do: they carry no id to answer.
 
+//!
+//! Lines are read on a task of their own and whole messages handed over a channel: rmcp's
+//! service loop drops a pending `receive()` whenever it has something to send, and a read
+//! that lived inside `receive()` lost its half-read line with it. Every line written, rmcp's
+//! and our refusals alike, goes through one ordered [`Writer`].
+
+mod line;
+mod writer;
+
 use std::future::Future;
 use std::io;
-use std::sync::Arc;
 
 use rmcp::model::{
-    CallToolRequestParams, ClientJsonRpcMessage, ClientRequest, ErrorCode, ErrorData,
-    NumberOrString, RequestId, ServerJsonRpcMessage,
+    CallToolRequestParams, ClientJsonRpcMessage, ClientRequest, ErrorCode, ErrorData, RequestId,
+    ServerJsonRpcMessage,
 };
 use rmcp::service::RoleServer;
 use rmcp::transport::Transport;
 use serde_json::Value;
-use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncWrite, AsyncWriteExt, BufReader};
-use tokio::sync::Mutex;
+use tokio::io::{AsyncRead, AsyncWrite, BufReader};
+use tokio::sync::mpsc;
+use tokio::task::JoinHandle;
 
-/// What [`read_line`] read into its buffer.
-#[derive(Debug, PartialEq, Eq)]
-enum Line {
-    /// A whole line.
-    Complete,
-    /// A line longer than the bound: the buffer holds its first bytes, to find the id in.
-    Oversized,
-    Eof,
+use line::{Line, find_id, read_line, request_id, trim};
+use writer::Writer;
+
+/// How many parsed messages the reader may hold ahead of rmcp's loop (each at most one
+/// bounded line); the loop takes them as fast as they come, so this only smooths bursts.
+const AHEAD: usize = 4;
+
+pub(crate) struct LineTransport {
+    incoming: mpsc::Receiver<ClientJsonRpcMessage>,
+    writer: Writer,
+    reader: JoinHandle<()>,
 }
 
-/// The most line buffer kept between lines; a longer line's buffer is freed.
-const KEPT_CAPACITY: usize = 64 * 1024;
+impl LineTransport {
+    /// Starts the reader and writer tasks (so it must be called on a Tokio runtime).
+    pub(crate) fn new<R, W>(read: R, write: W, max_line: usize) -> Self
+    where
+        R: AsyncRead + Unpin + Send + 'static,
+        W: AsyncWrite + Unpin + Send + 'static,
+    {
+        let writer = Writer::spawn(write);
+        let (tx, incoming) = mpsc::channel(AHEAD);
+        let reader = Reader {
+            read: BufReader::new(read),
+            writer: writer.clone(),
+            max_line,
+            initialized: false,
+            line: Vec::new(),
+        };
+        Self {
+            incoming,
+            writer,
+            reader: tokio::spawn(reader.run(tx)),
+        }
+    }
+}
 
-/// How much of an oversized line is kept to look for its id.
-const PREFIX_BYTES: usize = 1024;
+impl Drop for LineTransport {
+    fn drop(&mut self) {
+        // The session is over: stop reading (a reader blocked on stdin would wait forever).
+        self.reader.abort();
+    }
+}
 
-pub(crate) struct LineTransport<R, W> {
+/// The reading half: frames lines, answers what it refuses, and forwards the rest.
+struct Reader<R> {
     read: BufReader<R>,
-    write: Arc<Mutex<W>>,
+    writer: Writer,
     max_line: usize,
     initialized: bool,
     /// The line being read, reused from line to line.
     line: Vec<u8>,
 }
 
-impl<R, W> LineTransport<R, W>
-where
-    R: tokio::io::AsyncRead + Unpin + Send + 'static,
-    W: AsyncWrite + Unpin + Send + 'static,
-{
-    pub(crate) fn new(read: R, write: W, max_line: usize) -> Self {
-        Self {
-            read: BufReader::new(read),
-            write: Arc::new(Mutex::new(write)),
-            max_line,
-            initialized: false,
-            line: Vec::new(),
+impl<R: AsyncRead + Unpin> Reader<R> {
+    /// Reads until EOF, a read or write error, or rmcp's loop is gone.
+    async fn run(mut self, tx: mpsc::Sender<ClientJsonRpcMessage>) {
+        while let Ok(Some(message)) = self.next_message().await {
+            if tx.send(message).await.is_err() {
+                return;
+            }
         }
     }
 
+    /// Queues an error reply and waits until it is written, so a peer that sends bad
+    /// requests without reading the answers is not read ahead of without bound.
     fn reply_error(
         &self,
         id: Option<RequestId>,
         code: ErrorCode,
         message: String,
-    ) -> impl Future<Output = io::Result<()>> + Send + 'static + use<R, W> {
+    ) -> impl Future<Output = io::Result<()>> + Send + 'static + use<R> {
         let reply = ServerJsonRpcMessage::error(ErrorData::new(code, message, None), id);
-        write_line(&self.write, &reply)
+        self.writer.line(&reply)
     }
 
     /// Answers what rmcp would misroute, and holds back requests until `initialize`.
@@ -168,27 +203,6 @@ where
     }
 }
 
-/// Writes one message as a line. The future owns what it needs, as rmcp's `send` requires.
-fn write_line<W>(
-    write: &Arc<Mutex<W>>,
-    message: &ServerJsonRpcMessage,
-) -> impl Future<Output = io::Result<()>> + Send + 'static + use<W>
-where
-    W: AsyncWrite + Unpin + Send + 'static,
-{
-    let bytes = serde_json::to_vec(message).map(|mut b| {
-        b.push(b'\n');
-        b
-    });
-    let write = Arc::clone(write);
-    async move {
-        let bytes = bytes.map_err(io::Error::other)?;
-        let mut write = write.lock().await;
-        write.write_all(&bytes).await?;
-        write.flush().await
-    }
-}
-
 /// Methods rmcp models; a request for one of them that arrives as a custom request had
 /// params that did not parse.
 const KNOWN_METHODS: &[&str] = &[
@@ -222,139 +236,23 @@ fn invalid_params(method: &str, params: Option<&Value>) -> String {
     )
 }
 
-fn trim(bytes: &[u8]) -> &[u8] {
-    let bytes = bytes.strip_suffix(b"\n").unwrap_or(bytes);
-    let bytes = bytes.strip_suffix(b"\r").unwrap_or(bytes);
-    bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes)
-}
-
-fn request_id(value: &Value) -> Option<RequestId> {
-    match value {
-        Value::Number(n) => n.as_i64().map(NumberOrString::Number),
-        Value::String(s) => Some(NumberOrString::String(s.as_str().into())),
-        _ => None,
-    }
-}
-
-/// Finds a top-level-looking `"id": <number or string>` in the first bytes of an oversized
-/// request, so the error can be correlated. Serializers put `id` before `params` (the SDKs
-/// emit `jsonrpc`, `id`, `method`, `params`); a miss answers with a null id.
-fn find_id(prefix: &[u8]) -> Option<RequestId> {
-    let text = String::from_utf8_lossy(prefix);
-    let params_at = text.find("\"params\"").unwrap_or(text.len());
-    let at = text[..params_at].find("\"id\"")?;
-    let rest = text[at + 4..].trim_start().strip_prefix(':')?.trim_start();
-    let mut stream = serde_json::Deserializer::from_str(rest).into_iter::<Value>();
-    stream.next()?.ok().as_ref().and_then(request_id)
-}
-
-/// Reads one line into `line` (cleared first) without holding more than `max` bytes of it.
-/// The buffer keeps its capacity for the next line unless a long line grew it past
-/// [`KEPT_CAPACITY`].
-async fn read_line<R: AsyncBufRead + Unpin>(
-    read: &mut R,
-    max: usize,
-    line: &mut Vec<u8>,
-) -> io::Result<Line> {
-    if line.capacity() > KEPT_CAPACITY {
-        *line = Vec::new();
-    }
-    line.clear();
-    let mut oversized = false;
-    loop {
-        let buf = read.fill_buf().await?;
-        if buf.is_empty() {
-            return Ok(match (line.is_empty(), oversized) {
-                (_, true) => Line::Oversized,
-                (true, false) => Line::Eof,
-                (false, false) => Line::Complete,
-            });
-        }
-        let (chunk, done) = match memchr::memchr(b'\n', buf) {
-            Some(i) => (&buf[..=i], true),
-            None => (buf, false),
-        };
-        let used = chunk.len();
-        if !oversized && line.len() + used > max {
-            oversized = true;
-        }
-        // Past the bound, only a prefix (to find the id in) is kept; the rest is discarded.
-        let keep = if oversized {
-            PREFIX_BYTES.saturating_sub(line.len()).min(used)
-        } else {
-            used
-        };
-        line.extend_from_slice(&chunk[..keep]);
-        if oversized {
-            line.truncate(PREFIX_BYTES);
-        }
-        read.consume(used);
-        if done {
-            return Ok(if oversized {
-                Line::Oversized
-            } else {
-                Line::Complete
-            });
-        }
-    }
-}
-
-impl<R, W> Transport<RoleServer> for LineTransport<R, W>
-where
-    R: tokio::io::AsyncRead + Unpin + Send + 'static,
-    W: AsyncWrite + Unpin + Send + 'static,
-{
+impl Transport<RoleServer> for LineTransport {
     type Error = io::Error;
 
     fn send(
         &mut self,
         item: ServerJsonRpcMessage,
     ) -> impl Future<Output = Result<(), Self::Error>> + Send + 'static {
-        write_line(&self.write, &item)
+        self.writer.line(&item)
     }
 
     async fn receive(&mut self) -> Option<ClientJsonRpcMessage> {
-        // A write error means the peer is gone: end the session like EOF.
-        self.next_message().await.ok().flatten()
+        // Cancel-safe: a message is either still in the channel or returned.
+        self.incoming.recv().await
     }
 
     async fn close(&mut self) -> Result<(), Self::Error> {
-        self.write.lock().await.shutdown().await
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn finds_ids_before_params() {
-        let line = br#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"echo","arguments":{"text":"xxxx"#;
-        assert_eq!(find_id(line), Some(NumberOrString::Number(7)));
-        let line = br#"{"jsonrpc":"2.0","id":"a-1","method":"tools/call","params":{"#;
-        assert_eq!(find_id(line), Some(NumberOrString::String("a-1".into())));
-        let line = br#"{"jsonrpc":"2.0","method":"tools/call","params":{"id":3,"#;
-        assert_eq!(find_id(line), None);
-    }
-
-    #[tokio::test]
-    async fn long_lines_are_cut_and_the_next_line_survives() {
-        let input = format!("{}\nok\n", "x".repeat(5000));
-        let mut read = BufReader::with_capacity(64, input.as_bytes());
-        let mut line = Vec::new();
-        assert_eq!(
-            read_line(&mut read, 100, &mut line).await.unwrap(),
-            Line::Oversized
-        );
-        assert_eq!(line.len(), PREFIX_BYTES);
-        assert_eq!(
-            read_line(&mut read, 100, &mut line).await.unwrap(),
-            Line::Complete
-        );
-        assert_eq!(line, b"ok\n");
-        assert_eq!(
-            read_line(&mut read, 100, &mut line).await.unwrap(),
-            Line::Eof
-        );
+        self.incoming.close();
+        self.writer.close().await
     }
 }
