@@ -20,17 +20,33 @@ pub use crate::failure::support::{
 };
 pub use crate::schema::support::literal;
 pub use crate::schema::{InputSchema, output_schema};
-pub use crate::tool::call::args::{decode, describe, encode, missing, object, unknown};
+pub use crate::tool::call::args::{
+    arguments, decode, describe, encode, missing, or_default, required, unknown,
+};
 pub use crate::tool::call::{ResultParts, call_plain, drive, finish};
 pub use crate::tool::fn_tool::FnTool;
 pub use crate::tool::route::unserved;
-pub use crate::tool::set::{contains_name, tool_set};
+pub use crate::tool::set::{check_unique_name, tool_set};
 pub use crate::tool::stream_task::{StreamByClone, StreamProbe, StreamUnsupported};
+
+// The public items generated code names, so every path in an expansion starts `__rt::` (each
+// expansion opens with `use ::executor_core::__private as __rt;`).
+pub use crate::failure::{FailureCodes, FailureKind, ToolFailure};
+pub use crate::tool::{
+    BoxFuture, ContextExecutor, SpecList, Tool, ToolAnnotations, ToolContext, ToolExecution,
+    ToolSpec, ToolStreamChunk,
+};
+pub use ::core::default::Default;
+pub use ::std::borrow::Cow;
+pub use ::std::string::String;
+pub use ::std::vec;
+pub use ::std::vec::Vec;
 
 /// What `agent_executor!` and `#[agent]` expand to.
 #[cfg(feature = "a2a")]
 pub mod a2a {
     pub use crate::agent::{
-        CardSpec, SkillSpec, default_cancel, run_cancel, run_execute, run_shutdown,
+        A2aResult, Agent, AgentCard, AgentExecutor, CardSpec, EventQueueWriter, RequestContext,
+        SkillSpec, TaskQueue, default_cancel, run_cancel, run_execute, run_shutdown,
     };
 }

@@ -370,17 +370,17 @@ fn bad_arguments_are_invalid_argument_failures_naming_the_path() {
             (
                 "add",
                 json!({"a": 1, "b": "two"}),
-                "b: expected i64, got string \"two\"",
+                "b: expected an integer, got \"two\"",
             ),
             (
                 "add",
                 json!({"a": 1}),
-                "b: missing required argument (expected i64)",
+                "b: missing required argument; expected an integer",
             ),
             (
                 "add",
                 json!({"a": 1, "b": 2, "c": 3}),
-                "c: unknown argument; expected one of `a`, `b`",
+                "c: unknown argument; expected one of \"a\", \"b\"",
             ),
             (
                 "add",
@@ -390,7 +390,7 @@ fn bad_arguments_are_invalid_argument_failures_naming_the_path() {
             (
                 "add",
                 json!("1 + 2"),
-                "arguments: expected an object, got string \"1 + 2\"",
+                "arguments: expected an object, got \"1 + 2\"",
             ),
             (
                 "ping",
@@ -400,17 +400,17 @@ fn bad_arguments_are_invalid_argument_failures_naming_the_path() {
             (
                 "weather",
                 json!({"location": {"city": 5}, "days": 1, "tags": []}),
-                "location.city: expected a string, got integer `5`",
+                "location.city: expected a string, got 5",
             ),
             (
                 "weather",
                 json!({"location": {"city": "Oslo"}, "days": -1, "tags": []}),
-                "days: expected u32, got integer `-1`",
+                "days: expected an integer from 0 to 4294967295, got -1",
             ),
             (
                 "weather",
                 json!({"location": {"city": "Oslo"}, "days": 1, "tags": ["a", 2]}),
-                "tags[1]: expected a string, got integer `2`",
+                "tags[1]: expected a string, got 2",
             ),
             (
                 "weather",
@@ -420,7 +420,7 @@ fn bad_arguments_are_invalid_argument_failures_naming_the_path() {
             (
                 "join_words",
                 json!({"words": ["a"], "shout": true}),
-                "shout: unknown argument; expected one of `words`, `separator`, `upper`",
+                "shout: unknown argument; expected one of \"words\", \"separator\", \"upper\"",
             ),
         ];
         for (tool, params, message) in cases {
@@ -750,13 +750,43 @@ fn streams_carry_progress_data_and_a_terminal_chunk() {
             .unwrap();
         assert_eq!(
             drain(rx).await,
-            vec![json!({"kind": "error", "message": "a: expected i64, got string \"x\""})]
+            vec![
+                json!({"kind": "error", "message": "a: expected an integer, got \"x\"",
+                        "code": "invalid_arguments", "classification": "ordinary"})
+            ]
         );
         let rx = tools.execute_stream("nope", &json!({}), "a").await.unwrap();
         assert_eq!(
             drain(rx).await,
-            vec![json!({"kind": "error", "message": "unknown tool `nope`"})]
+            vec![json!({"kind": "error", "message": "unknown tool `nope`",
+                        "code": "unknown_tool", "classification": "ordinary"})]
         );
+        // A terminal failure keeps its class and code on the stream (issue 15: the chunk
+        // carried only the message, so a streaming caller could not tell it from a retryable one).
+        let rx = tools
+            .execute_stream(
+                "weather",
+                &json!({"location": {"city": "Atlantis"}, "days": 1, "tags": []}),
+                "a",
+            )
+            .await
+            .unwrap();
+        assert_eq!(
+            drain(rx).await,
+            vec![json!({"kind": "error", "message": "no such city",
+                        "code": "unknown_city", "classification": "terminal"})]
+        );
+        // The seed's shape still parses.
+        let seed: ToolStreamChunk =
+            serde_json::from_value(json!({"kind": "error", "message": "x"})).unwrap();
+        assert!(matches!(
+            seed,
+            ToolStreamChunk::Error {
+                code: None,
+                classification: None,
+                ..
+            }
+        ));
     });
 }
 

@@ -40,6 +40,7 @@ pub use rmcp;
 /// assert_eq!(server.version(), env!("CARGO_PKG_VERSION"));
 /// ```
 #[macro_export]
+#[cfg_attr(docsrs, doc(cfg(feature = "mcp")))]
 macro_rules! mcp_server {
     ($executor:expr $(,)?) => {
         $crate::mcp::McpServer::new($executor)

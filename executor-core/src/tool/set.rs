@@ -240,18 +240,67 @@ impl ContextExecutor for ToolSet {
     }
 }
 
-/// Whether `name` is one of `earlier`; `toolset!` evaluates it in a `const` and fails
-/// compilation on a duplicate.
-#[must_use]
-pub const fn contains_name(name: &str, earlier: &[&str]) -> bool {
-    let mut i = 0;
-    while i < earlier.len() {
-        if str_eq(name, earlier[i]) {
-            return true;
+/// `toolset!`'s duplicate-name check, run by the compiler: `names` are the listed tools'
+/// `Tool::NAME`s and `entries` their paths as written. `toolset!` calls it in a `const` for
+/// each entry after the first, blamed on that entry.
+///
+/// # Panics
+/// At compile time, when `names[index]` equals an earlier name: the message names the name and
+/// both entries.
+pub const fn check_unique_name(names: &[&str], entries: &[&str], index: usize) {
+    let mut earlier = 0;
+    while earlier < index {
+        if str_eq(names[earlier], names[index]) {
+            let mut message = ConstText::new();
+            message.push("`");
+            message.push(entries[index]);
+            message.push("` and `");
+            message.push(entries[earlier]);
+            message.push("` in toolset! are both named \"");
+            message.push(names[index]);
+            message.push("\"; give one of them #[tool(name = \"…\")]");
+            match message.as_str() {
+                Some(text) => panic!("{}", text),
+                None => panic!(
+                    "two tools in toolset! have the same name; give one of them #[tool(name = \"…\")]"
+                ),
+            }
         }
-        i += 1;
+        earlier += 1;
     }
-    false
+}
+
+/// A message built at compile time, in a fixed buffer (cut at its end).
+struct ConstText {
+    bytes: [u8; 512],
+    len: usize,
+}
+
+impl ConstText {
+    const fn new() -> Self {
+        Self {
+            bytes: [0; 512],
+            len: 0,
+        }
+    }
+
+    const fn push(&mut self, text: &str) {
+        let text = text.as_bytes();
+        let mut i = 0;
+        while i < text.len() && self.len < self.bytes.len() {
+            self.bytes[self.len] = text[i];
+            self.len += 1;
+            i += 1;
+        }
+    }
+
+    /// `None` when the cut fell inside a character.
+    const fn as_str(&self) -> Option<&str> {
+        match core::str::from_utf8(self.bytes.split_at(self.len).0) {
+            Ok(text) => Some(text),
+            Err(_) => None,
+        }
+    }
 }
 
 const fn str_eq(a: &str, b: &str) -> bool {

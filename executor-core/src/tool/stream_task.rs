@@ -8,6 +8,7 @@ use tokio::sync::mpsc;
 use super::context::ToolContext;
 use super::executor::{BoxFuture, ToolExecutor};
 use super::stream::ToolStreamChunk;
+use crate::failure::transport::for_stream;
 
 /// Starts `tool` on `executor` in a task and returns its chunk stream: progress and data the
 /// tool reports, then one terminal `done` or `error`. Dropping the receiver drops the tool's
@@ -51,9 +52,7 @@ where
             Some(Ok(execution)) => ToolStreamChunk::Done {
                 result: Some(execution.output),
             },
-            Some(Err(failure)) => ToolStreamChunk::Error {
-                message: failure.to_string(),
-            },
+            Some(Err(failure)) => for_stream(&failure),
         };
         let _ = tx.send(chunk).await;
     });

@@ -1,19 +1,12 @@
-//! Expansion snapshots: what each macro writes, pretty-printed, compared with
-//! `tests/snapshots/<case>.rs`. `UPDATE_EXPECT=1 cargo test -p executor-macros` rewrites them;
-//! review the diff.
+//! Expansion snapshots of `#[tool]`, `#[tools]` and `toolset!` (see `crate::snapshot`).
 
-use expect_test::expect_file;
-use proc_macro2::TokenStream;
 use quote::quote;
 
-fn pretty(tokens: TokenStream) -> String {
-    let file: syn::File = syn::parse2(tokens).expect("expansion parses as a file");
-    prettyplease::unparse(&file)
-}
+use crate::snapshot::assert_expansion;
 
 #[test]
 fn tool_sync_literal_schema() {
-    let out = crate::tool::expand(
+    let out = super::expand_fn(
         quote!(read_only),
         quote! {
             /// Adds two numbers.
@@ -24,12 +17,12 @@ fn tool_sync_literal_schema() {
             ) -> i64 { a + b }
         },
     );
-    expect_file!["../tests/snapshots/tool_add.rs"].assert_eq(&pretty(out));
+    assert_expansion("tool_add", out);
 }
 
 #[test]
 fn tool_async_borrowed_context_result() {
-    let out = crate::tool::expand(
+    let out = super::expand_fn(
         quote!(name = "get_weather", timeout = "5s"),
         quote! {
             /// Looks up the weather.
@@ -38,12 +31,12 @@ fn tool_async_borrowed_context_result() {
             }
         },
     );
-    expect_file!["../tests/snapshots/tool_weather.rs"].assert_eq(&pretty(out));
+    assert_expansion("tool_weather", out);
 }
 
 #[test]
 fn tools_impl() {
-    let out = crate::tools::expand(
+    let out = super::expand_tools(
         quote!(),
         quote! {
             impl Counter {
@@ -54,21 +47,24 @@ fn tools_impl() {
             }
         },
     );
-    expect_file!["../tests/snapshots/tools_counter.rs"].assert_eq(&pretty(out));
+    assert_expansion("tools_counter", out);
 }
 
 #[test]
 fn toolset() {
-    let out = crate::toolset::expand(quote!(add, math::divide));
+    let out = super::expand_toolset(quote!(add, math::divide));
     let wrapped = quote!(fn f() { let _ = #out; });
-    expect_file!["../tests/snapshots/toolset.rs"].assert_eq(&pretty(wrapped));
+    assert_expansion("toolset_paths", wrapped);
 }
 
+/// On error: the function (parameter doc attributes stripped, so it compiles), the errors,
+/// and a stand-in tool so `toolset![add]` elsewhere adds no error of its own.
 #[test]
 fn error_keeps_the_item() {
-    let out = crate::tool::expand(
+    let out = super::expand_fn(
         quote!(nmae = "x"),
         quote!(
+            /// Adds.
             fn add(
                 /** doc */
                 a: i64,
@@ -77,11 +73,21 @@ fn error_keeps_the_item() {
             }
         ),
     );
-    let text = out.to_string();
-    assert!(text.contains("fn add"), "{text}");
-    assert!(text.contains("compile_error"), "{text}");
-    assert!(
-        !text.contains("doc"),
-        "parameter doc attributes are stripped even on error: {text}"
+    assert_expansion("tool_fallback", out);
+}
+
+/// On error in a method: the block, the errors, and a stand-in executor impl.
+#[test]
+fn tools_error_keeps_the_block() {
+    let out = super::expand_tools(
+        quote!(),
+        quote!(
+            impl Counter {
+                /// Bumps.
+                #[tool]
+                fn bump(self) -> u64 { 1 }
+            }
+        ),
     );
+    assert_expansion("tools_fallback", out);
 }
