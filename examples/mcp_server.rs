@@ -12,15 +12,15 @@ use executor_core::prelude::*;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-/// Adds two integers.
+/// Adds two integers; a sum outside the 64-bit range is an `overflow` failure.
 #[tool(read_only, idempotent, open_world = false)]
 fn add(
     /// The first addend.
     a: i64,
     /// The second addend.
     b: i64,
-) -> i64 {
-    a + b
+) -> Result<i64, MathError> {
+    a.checked_add(b).ok_or(MathError::Overflow)
 }
 
 /// Returns the text it was given.
@@ -32,9 +32,12 @@ fn echo(
     text.to_owned()
 }
 
-/// Why a division failed.
+/// Why an arithmetic tool failed.
 #[derive(Debug, thiserror::Error, ToolFailure)]
 enum MathError {
+    #[error("overflow: the sum does not fit in a 64-bit signed integer")]
+    #[failure(terminal, code = "overflow")]
+    Overflow,
     #[error("division by zero: the divisor `b` must not be 0")]
     #[failure(terminal, code = "division_by_zero")]
     DivisionByZero,

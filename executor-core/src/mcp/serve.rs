@@ -52,12 +52,12 @@ mod http {
 
     use hyper_util::rt::TokioIo;
     use hyper_util::service::TowerToHyperService;
-    use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
     use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
     use tokio::net::TcpListener;
     use tokio_util::sync::CancellationToken;
 
     use super::McpServer;
+    use crate::mcp::sessions::SessionGate;
 
     #[cfg_attr(docsrs, doc(cfg(feature = "mcp-http")))]
     impl McpServer {
@@ -89,12 +89,19 @@ mod http {
             if let Some(hosts) = &self.inner.allowed_hosts {
                 config = config.with_allowed_hosts(hosts.clone());
             }
+            let limits = &self.inner.http_limits;
+            config = config
+                .with_allowed_origins(limits.allowed_origins.clone())
+                .enforce_origin_validation();
+            let (sessions, max_sessions) = (self.session_manager(), limits.max_sessions);
             let server = self;
             let service = StreamableHttpService::new(
                 move || Ok(server.clone()),
-                Arc::new(LocalSessionManager::default()),
+                Arc::clone(&sessions),
                 config,
             );
+            let service =
+                SessionGate::new(TowerToHyperService::new(service), sessions, max_sessions);
             loop {
                 let accepted = tokio::select! {
                     accepted = listener.accept() => accepted,
@@ -104,7 +111,7 @@ mod http {
                     tokio::time::sleep(std::time::Duration::from_millis(50)).await;
                     continue;
                 };
-                let service = TowerToHyperService::new(service.clone());
+                let service = service.clone();
                 let shutdown = shutdown.clone();
                 tokio::spawn(async move {
                     let connection = hyper::server::conn::http1::Builder::new()

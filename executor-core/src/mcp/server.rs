@@ -65,6 +65,8 @@ pub(crate) struct Inner {
     instructions: Option<String>,
     pub(crate) max_request_bytes: usize,
     pub(crate) allowed_hosts: Option<Vec<String>>,
+    #[cfg(feature = "mcp-http")]
+    pub(crate) http_limits: super::sessions::HttpLimits,
     catalog: Mutex<Option<Arc<Catalog>>>,
 }
 
@@ -106,13 +108,15 @@ impl McpServer {
                 instructions: None,
                 max_request_bytes: DEFAULT_MAX_REQUEST_BYTES,
                 allowed_hosts: None,
+                #[cfg(feature = "mcp-http")]
+                http_limits: super::sessions::HttpLimits::default(),
                 catalog: Mutex::new(None),
             }),
             session: None,
         }
     }
 
-    fn edit(self, f: impl FnOnce(&mut Inner)) -> Self {
+    pub(super) fn edit(self, f: impl FnOnce(&mut Inner)) -> Self {
         let mut inner = match Arc::try_unwrap(self.inner) {
             Ok(inner) => inner,
             Err(shared) => Inner {
@@ -121,6 +125,8 @@ impl McpServer {
                 instructions: shared.instructions.clone(),
                 max_request_bytes: shared.max_request_bytes,
                 allowed_hosts: shared.allowed_hosts.clone(),
+                #[cfg(feature = "mcp-http")]
+                http_limits: shared.http_limits.clone(),
                 catalog: Mutex::new(None),
             },
         };
