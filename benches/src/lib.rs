@@ -353,3 +353,5 @@ pub mod mcp {
         result.structured_content
     }
 }
+
+pub mod http;

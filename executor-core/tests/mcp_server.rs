@@ -105,6 +105,11 @@ fn text(result: &Value) -> &str {
     result["result"]["content"][0]["text"].as_str().unwrap()
 }
 
+/// A failed call's details, from `_meta`.
+fn failure(result: &Value) -> &Value {
+    &result["result"]["_meta"]["executor/failure"]
+}
+
 #[tokio::test]
 async fn discover_before_initialize_is_method_not_found_then_the_handshake_works() {
     let mut wire = Wire::start(server());
@@ -255,19 +260,25 @@ async fn failures_are_is_error_results_and_the_server_keeps_answering() {
     let mut wire = Wire::start(server());
     wire.initialize().await;
     let reply = wire.call(1, "add", json!({"a": "two", "b": 1})).await;
-    assert_eq!(reply["result"]["isError"], true);
-    assert_eq!(text(&reply), "a: expected i64, got string \"two\"");
+    let details = json!({"code": "invalid_arguments", "kind": "invalid_arguments", "classification": "ordinary"});
+    // The details ride in `_meta` and a second text block; `structuredContent` is for
+    // successes (its schema is the tool's output schema).
     assert_eq!(
-        reply["result"]["structuredContent"],
-        json!({"code": "invalid_arguments", "kind": "invalid_arguments", "classification": "ordinary"})
+        reply["result"],
+        json!({
+            "content": [
+                {"type": "text", "text": "a: expected i64, got string \"two\""},
+                {"type": "text", "text": details.to_string()}
+            ],
+            "isError": true,
+            "_meta": {"executor/failure": details}
+        })
     );
     let reply = wire.call(2, "refuse", json!({})).await;
     assert_eq!(text(&reply), "not today");
-    assert_eq!(
-        reply["result"]["structuredContent"]["classification"],
-        "terminal"
-    );
-    assert_eq!(reply["result"]["structuredContent"]["code"], "refused");
+    assert_eq!(failure(&reply)["classification"], "terminal");
+    assert_eq!(failure(&reply)["code"], "refused");
+    assert_eq!(reply["result"].get("structuredContent"), None);
 
     let reply = wire.call(3, "leak", json!({})).await;
     assert_eq!(text(&reply), executor_core::REDACTED_MESSAGE);
@@ -325,7 +336,7 @@ async fn a_panicking_hand_written_executor_still_gets_an_answer() {
     assert_eq!(text(&reply), "tool `lazy` panicked");
     let reply = wire.call(2, "eager", json!({})).await;
     assert_eq!(text(&reply), "tool `eager` panicked");
-    assert_eq!(reply["result"]["structuredContent"]["kind"], "internal");
+    assert_eq!(failure(&reply)["kind"], "internal");
 }
 
 #[tokio::test]

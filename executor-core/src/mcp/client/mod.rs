@@ -1,6 +1,8 @@
 //! `McpToolExecutor`: an MCP server's tools as a [`ToolExecutor`].
 
 mod config;
+#[cfg(feature = "mcp-http")]
+mod http;
 mod outcome;
 
 use std::collections::HashMap;
@@ -18,8 +20,6 @@ use rmcp::model::{
 use rmcp::service::{
     Peer, PeerRequestOptions, RoleClient, RunningService, ServiceError, ServiceExt,
 };
-#[cfg(feature = "mcp-http")]
-use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::transport::TokioChildProcess;
 use rmcp::transport::Transport;
 use serde_json::Value;
@@ -294,7 +294,7 @@ impl McpToolExecutor {
             }
             #[cfg(feature = "mcp-http")]
             Endpoint::Http { url } => {
-                let transport = StreamableHttpClientTransport::from_uri(url.as_str());
+                let transport = http::transport(url).map_err(|e| self.error(e))?;
                 let transport = Intercept {
                     inner: transport,
                     relay: relay.clone(),

@@ -12,6 +12,7 @@ failed check.
 
 from __future__ import annotations
 
+import json
 import math
 import sys
 import time
@@ -35,7 +36,14 @@ def check(condition: bool, what: str) -> None:
 
 
 def text_of(result) -> str:
-    return "\n".join(c.text for c in result.content if getattr(c, "type", None) == "text")
+    """The first text block: a result's text, or a failure's message (the details follow)."""
+    texts = [c.text for c in result.content if getattr(c, "type", None) == "text"]
+    return texts[0] if texts else ""
+
+
+def failure_of(result) -> dict:
+    """A failed call's details: `_meta["executor/failure"]`."""
+    return (result.meta or {})["executor/failure"]
 
 
 async def expect_error(coro, code: int, what: str) -> None:
@@ -86,8 +94,11 @@ async def run(client: Client) -> None:
     result = await client.call_tool("divide", {"a": 1, "b": 0})
     check(result.is_error, f"divide by zero is isError: {result}")
     check("division by zero" in text_of(result), f"divide by zero says why: {text_of(result)!r}")
-    check(result.structured_content["code"] == "division_by_zero", f"code: {result.structured_content}")
-    check(result.structured_content["classification"] == "terminal", f"terminal: {result.structured_content}")
+    details = failure_of(result)
+    check(result.structured_content is None, f"no structuredContent on a failure: {result}")
+    check(details["code"] == "division_by_zero", f"code: {details}")
+    check(details["classification"] == "terminal", f"terminal: {details}")
+    check(json.loads(result.content[1].text) == details, f"the details as a second text block: {result}")
 
     result = await client.call_tool("get_weather", {"city": "Paris", "unit": "fahrenheit"})
     weather = result.structured_content
@@ -107,7 +118,8 @@ async def run(client: Client) -> None:
 
     result = await client.call_tool("boom", {})
     check(result.is_error and text_of(result) == "tool `boom` panicked", f"panic: {result}")
-    check(result.structured_content["kind"] == "internal", f"panic kind: {result.structured_content}")
+    check(failure_of(result)["kind"] == "internal", f"panic kind: {result}")
+    check(result.structured_content is None, f"no structuredContent on a panic: {result}")
 
     progress: list[tuple[float, float | None, str | None]] = []
 
