@@ -5,7 +5,8 @@
 #      HTTP, stateful and `--stateless` (tests/peers/mcp/official_client.py);
 #   2. our `McpToolExecutor` against a server written with that SDK
 #      (tests/fixtures/mcp/py_server.py), via the `--ignored` tests in mcp_python_fixture.rs;
-#   3. and, closing the circle, against `examples/mcp_server` on stdio (mcp_stdio_demo.rs);
+#   3. and, closing the circle, against `examples/mcp_server` on stdio (mcp_stdio_demo.rs),
+#      including the server's lifetime behind a `sh -c` wrapper;
 #   4. the MCP Inspector CLI (pinned, on Node 22 from the npm package `node@22`) against
 #      `examples/mcp_server` on stdio and on streamable HTTP: `tools/list --strict`, and
 #      `tools/call` of every demo tool, exit 0 for a success and exit 5 (`tool_is_error`) for
@@ -112,7 +113,7 @@ inspector_tools() {
         --tool-arg city=Paris unit=fahrenheit
     inspector 5 'division by zero' "$@" --method tools/call --tool-name divide --tool-arg a=1 b=0
     # The Inspector coerces `two` by the schema (integer) and sends null.
-    inspector 5 'a: expected i64, got null' "$@" --method tools/call --tool-name add --tool-arg a=two b=1
+    inspector 5 'a: expected an integer, got null' "$@" --method tools/call --tool-name add --tool-arg a=two b=1
     inspector 5 'tool_is_error' "$@" --method tools/call --tool-name echo --tool-arg text=x loud=true
     inspector 5 'b: missing required argument' "$@" --method tools/call --tool-name add --tool-arg a=1
     inspector 5 'tool `boom` panicked' "$@" --method tools/call --tool-name boom

@@ -267,7 +267,7 @@ async fn failures_are_is_error_results_and_the_server_keeps_answering() {
         reply["result"],
         json!({
             "content": [
-                {"type": "text", "text": "a: expected i64, got string \"two\""},
+                {"type": "text", "text": "a: expected an integer, got \"two\""},
                 {"type": "text", "text": details.to_string()}
             ],
             "isError": true,
