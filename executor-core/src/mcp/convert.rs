@@ -190,7 +190,9 @@ mod tests {
                     {"type": "text", "text": details.to_string()}
                 ],
                 "isError": true,
-                "_meta": {"executor/failure": details}
+                "_meta": {"executor/failure": details},
+                // rmcp's constructors say `complete`; its handler drops it for older protocols.
+                "resultType": "complete"
             })
         );
     }
