@@ -4,12 +4,14 @@
 //! the client stops reading drops the tool's future.
 #![cfg(feature = "mcp-http")]
 
-use std::collections::HashSet;
+mod mcp_tools;
+
 use std::net::SocketAddr;
-use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use executor_core::prelude::*;
+use mcp_tools::{OnDrop, dropped};
 use serde_json::{Value, json};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
@@ -17,31 +19,8 @@ use tokio_util::sync::CancellationToken;
 
 const WAIT: Duration = Duration::from_secs(10);
 
-static STARTED: Mutex<Option<HashSet<String>>> = Mutex::new(None);
-static DROPPED: Mutex<Option<HashSet<String>>> = Mutex::new(None);
-
-fn record(set: &Mutex<Option<HashSet<String>>>, key: &str) {
-    set.lock()
-        .unwrap()
-        .get_or_insert_with(HashSet::new)
-        .insert(key.to_owned());
-}
-
-fn recorded(set: &Mutex<Option<HashSet<String>>>, key: &str) -> bool {
-    set.lock()
-        .unwrap()
-        .as_ref()
-        .is_some_and(|s| s.contains(key))
-}
-
-/// Records its key when the future holding it is dropped.
-struct OnDrop(String);
-
-impl Drop for OnDrop {
-    fn drop(&mut self) {
-        record(&DROPPED, &self.0);
-    }
-}
+/// Set when `hang` has started (one test calls it).
+static HANG_STARTED: AtomicBool = AtomicBool::new(false);
 
 /// Adds two integers.
 #[tool]
@@ -53,7 +32,6 @@ fn add(a: i64, b: i64) -> i64 {
 #[tool]
 async fn slow(key: &str, ctx: &ToolContext) -> String {
     let _guard = OnDrop(key.to_owned());
-    record(&STARTED, key);
     ctx.progress(0.1, "1/10".to_owned()).await;
     std::future::pending::<()>().await;
     unreachable!()
@@ -63,7 +41,7 @@ async fn slow(key: &str, ctx: &ToolContext) -> String {
 #[tool]
 async fn hang(key: &str) -> String {
     let _guard = OnDrop(key.to_owned());
-    record(&STARTED, key);
+    HANG_STARTED.store(true, Ordering::SeqCst);
     std::future::pending::<()>().await;
     unreachable!()
 }
@@ -131,14 +109,15 @@ async fn read_while(stream: &mut TcpStream, more: impl Fn(&str) -> bool) -> Stri
     String::from_utf8(seen).unwrap()
 }
 
-async fn wait_for(set: &'static Mutex<Option<HashSet<String>>>, key: &str, what: &str) {
+/// Waits (bounded by [`WAIT`]) until `done` holds.
+async fn wait_until(done: impl Fn() -> bool, what: &str) {
     tokio::time::timeout(WAIT, async {
-        while !recorded(set, key) {
+        while !done() {
             tokio::time::sleep(Duration::from_millis(10)).await;
         }
     })
     .await
-    .unwrap_or_else(|_| panic!("`{key}` was never {what}"));
+    .unwrap_or_else(|_| panic!("never {what}"));
 }
 
 fn call(id: u32, tool: &str, arguments: &Value, progress: bool) -> Value {
@@ -188,7 +167,7 @@ async fn progress_turns_the_answer_into_an_event_stream() {
     );
     assert!(response.contains(r#""progress":0.1"#), "{response}");
     drop(stream);
-    wait_for(&DROPPED, "sse", "dropped after its stream closed").await;
+    wait_until(|| dropped("sse"), "dropped `slow` after its stream closed").await;
     shutdown.cancel();
 }
 
@@ -201,9 +180,13 @@ async fn a_client_that_hangs_up_before_any_answer_drops_the_tool() {
         &call(1, "hang", &json!({"key": "json"}), false),
     )
     .await;
-    wait_for(&STARTED, "json", "started").await;
-    assert!(!recorded(&DROPPED, "json"));
+    wait_until(|| HANG_STARTED.load(Ordering::SeqCst), "started `hang`").await;
+    assert!(!dropped("json"));
     drop(stream);
-    wait_for(&DROPPED, "json", "dropped after its client hung up").await;
+    wait_until(
+        || dropped("json"),
+        "dropped `hang` after its client hung up",
+    )
+    .await;
     shutdown.cancel();
 }
