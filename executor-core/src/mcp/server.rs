@@ -6,9 +6,9 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 use rmcp::ServerHandler;
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, DiscoverRequestMethod, DiscoverResult, ErrorCode,
-    ErrorData, Implementation, ListToolsResult, PaginatedRequestParams, ProgressNotificationParam,
-    ProgressToken, ServerCapabilities, ServerConfig,
+    CallToolRequestParams, CallToolResponse, ErrorCode, ErrorData, Implementation, ListToolsResult,
+    PaginatedRequestParams, ProgressNotificationParam, ProgressToken, ServerCapabilities,
+    ServerConfig,
 };
 use rmcp::service::{Peer, RequestContext, RoleServer};
 use serde_json::Value;
@@ -351,15 +351,6 @@ impl ServerHandler for McpServer {
             Some(text) => config.with_instructions(text.clone()),
             None => config,
         }
-    }
-
-    /// This server speaks the `initialize` handshake: `server/discover` is "method not found",
-    /// which tells a probing client (the official Python SDK) to fall back to `initialize`.
-    async fn discover(
-        &self,
-        _context: RequestContext<RoleServer>,
-    ) -> Result<DiscoverResult, ErrorData> {
-        Err(ErrorData::method_not_found::<DiscoverRequestMethod>())
     }
 
     async fn list_tools(

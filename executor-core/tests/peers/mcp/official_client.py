@@ -3,8 +3,8 @@
     python official_client.py stdio PATH/TO/mcp_server
     python official_client.py http http://127.0.0.1:PORT/mcp
 
-Connects in the client's default mode (it probes `server/discover`, gets -32601 and falls back
-to `initialize`), lists the tools, validates every schema as JSON Schema 2020-12 with an object
+Connects in the client's default mode (it probes `server/discover` and negotiates protocol
+2026-07-28: no `initialize`, `_meta` on every request), lists the tools, validates every schema as JSON Schema 2020-12 with an object
 root, and calls every demo tool: success, `isError`, invalid arguments, a panicking tool,
 progress, cancellation, an unknown tool and an unknown method. Exits non-zero on the first
 failed check.
@@ -21,9 +21,9 @@ import anyio
 from jsonschema import Draft202012Validator
 from mcp import Client, StdioServerParameters
 from mcp.shared.exceptions import MCPError
+from mcp.shared.inbound import MCP_METHOD_HEADER, MCP_PROTOCOL_VERSION_HEADER
 
 EXPECTED_TOOLS = ["add", "echo", "divide", "slow", "get_weather", "boom"]
-HANDSHAKE_VERSIONS = {"2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"}
 
 checks = 0
 
@@ -59,7 +59,7 @@ async def run(client: Client) -> None:
     info = client.server_info
     check(info is not None and info.name == "examples", f"serverInfo names the user's crate: {info}")
     check(info.version == "0.1.0", f"serverInfo carries the user's version: {info}")
-    check(client.protocol_version in HANDSHAKE_VERSIONS, f"fell back to the handshake: {client.protocol_version}")
+    check(client.protocol_version == "2026-07-28", f"negotiated 2026-07-28: {client.protocol_version}")
 
     listed = await client.list_tools()
     names = [t.name for t in listed.tools]
@@ -143,7 +143,17 @@ async def run(client: Client) -> None:
 
     await expect_error(client.session.call_tool("no_such_tool", {}), -32602, "unknown tool")
     await expect_error(
-        client.session._dispatcher.send_raw_request("no/such_method", {}, None),  # noqa: SLF001
+        # A raw request is not stamped by the SDK: give it the `_meta` and headers 2026-07-28
+        # asks of every request, so only the method is wrong.
+        client.session._dispatcher.send_raw_request(  # noqa: SLF001
+            "no/such_method",
+            {"_meta": {
+                "io.modelcontextprotocol/protocolVersion": client.protocol_version,
+                "io.modelcontextprotocol/clientCapabilities": {},
+                "io.modelcontextprotocol/clientInfo": {"name": "peer-check", "version": "1"},
+            }},
+            {"headers": {MCP_PROTOCOL_VERSION_HEADER: client.protocol_version, MCP_METHOD_HEADER: "no/such_method"}},
+        ),
         -32601,
         "unknown method",
     )
