@@ -145,6 +145,9 @@ async fn a_failure_fails_the_task_with_its_message_code_and_class() {
         message["metadata"]["a2a-rust.com/failure"],
         "invalid-request"
     );
+    // The blocking answer keeps the code too (issue 15: only the streamed status update had
+    // it, and the task a blocking send returns drops the event's metadata).
+    assert_eq!(message["metadata"]["code"], "division_by_zero", "{task}");
 
     let task = rpc(
         addr,
@@ -360,4 +363,28 @@ async fn each_quickstart_skill_example_is_a_call_the_tool_accepts() {
     ]
     .map(|(example, outcome)| (example.to_owned(), outcome));
     assert_eq!(outcomes, expected);
+}
+
+/// A blocking `SendMessage` answers with the task: its status message carries the failure's
+/// code and data beside the class, as the streamed status update's metadata does.
+#[tokio::test]
+async fn a_blocking_send_keeps_the_failure_code_and_data() {
+    let agent = ToolAgent::new(quickstart::tools().expect("distinct names"));
+    let server = AgentServer::bind("127.0.0.1:0", agent)
+        .await
+        .expect("bind")
+        .spawn();
+    let call = json!({"tool": "get_weather", "arguments": {"city": "Atlantis"}});
+    let task = rpc(
+        server.local_addr(),
+        "SendMessage",
+        send_params(&json!([{ "data": call }])),
+    )
+    .await["task"]
+        .clone();
+    assert_eq!(task["status"]["state"], "TASK_STATE_FAILED", "{task}");
+    let metadata = &task["status"]["message"]["metadata"];
+    assert_eq!(metadata["code"], "unknown_city", "{task}");
+    assert_eq!(metadata["data"], json!({"city": "Atlantis"}), "{task}");
+    assert_eq!(metadata["a2a-rust.com/failure"], "invalid-request");
 }

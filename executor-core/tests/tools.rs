@@ -415,7 +415,7 @@ fn bad_arguments_are_invalid_argument_failures_naming_the_path() {
             (
                 "weather",
                 json!({"location": {"city": "Oslo"}, "unit": "kelvin", "days": 1, "tags": []}),
-                "unit: unknown variant `kelvin`, expected `celsius` or `fahrenheit`",
+                "unit: unknown value \"kelvin\"; expected \"celsius\" or \"fahrenheit\"",
             ),
             (
                 "join_words",

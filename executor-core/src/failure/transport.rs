@@ -222,6 +222,8 @@ pub struct A2aOutcome {
     pub message: String,
     /// The failure's code, for the status metadata.
     pub code: String,
+    /// The failure's structured data, if any (never for a redacted failure).
+    pub data: Option<Value>,
 }
 
 /// The A2A row of the table.
@@ -243,6 +245,7 @@ pub fn for_a2a(failure: &ToolFailure) -> A2aOutcome {
         terminal,
         message: failure.message().to_owned(),
         code: failure.code().to_owned(),
+        data: failure.data().cloned(),
     }
 }
 
