@@ -193,6 +193,15 @@ impl ToolContext {
         self
     }
 
+    /// Drops the context; an empty one without running its destructor, which has nothing to
+    /// free (a context-free tool drops its context on every call; measured in BENCHMARKS.md).
+    #[inline]
+    pub(crate) fn release(self) {
+        if self.inner.get().is_none() {
+            std::mem::forget(self);
+        }
+    }
+
     #[inline]
     fn inner(&self) -> Option<&Inner> {
         self.inner.get().map(|inner| &**inner)

@@ -84,6 +84,9 @@ pub fn tool_items(
                     #spec_body
                 }
 
+                // Inlined into `FnTool`'s boxing fn, so building the future is not a call of
+                // its own (measured in BENCHMARKS.md).
+                #[inline]
                 fn call(
                     #params: &__rt::Value,
                     #ctx: __rt::ToolContext,

@@ -139,6 +139,7 @@ where
     F: Future<Output = Result<Value, ToolFailure>> + Send + 'a,
 {
     let state = if ctx.is_unguarded() {
+        ctx.release();
         PlainState::Unguarded {
             tool,
             body: CatchUnwind::new(body),
