@@ -7,6 +7,7 @@
 //! and several clients choke on the URI) nor a root `title`.
 
 pub(crate) mod args;
+pub mod dialect;
 
 use schemars::JsonSchema;
 use schemars::generate::{SchemaGenerator, SchemaSettings};
