@@ -132,6 +132,8 @@ struct Inner {
     slots: Box<[usize]>,
     specs: SpecList,
     fallback: Option<Arc<dyn ToolExecutor>>,
+    /// Provider definitions, computed on first use (`ToolSet::definitions`).
+    definitions: crate::provider::Cache,
 }
 
 impl fmt::Debug for ToolSet {
@@ -178,6 +180,10 @@ impl ToolSet {
     #[must_use]
     pub fn len(&self) -> usize {
         self.inner.specs.len()
+    }
+
+    pub(crate) fn definitions_cache(&self) -> &crate::provider::Cache {
+        &self.inner.definitions
     }
 
     /// Whether the set serves no tool.
@@ -278,6 +284,7 @@ impl ToolSetBuilder {
                 slots,
                 specs: specs.into(),
                 fallback: self.fallback,
+                definitions: crate::provider::Cache::default(),
             }),
         }
     }

@@ -16,9 +16,19 @@ use super::walk::{Nulls, Recursion, Rules, Walker};
 use super::{Transformed, object_root};
 
 const RULES: Rules = Rules {
-    keep: &["enum", "const", "title", "format", "default", "pattern", "minItems"],
+    keep: &[
+        "enum", "const", "title", "format", "default", "pattern", "minItems",
+    ],
     formats: &[
-        "date-time", "time", "date", "duration", "email", "hostname", "uri", "ipv4", "ipv6",
+        "date-time",
+        "time",
+        "date",
+        "duration",
+        "email",
+        "hostname",
+        "uri",
+        "ipv4",
+        "ipv6",
         "uuid",
     ],
     recursion: Recursion::Block,

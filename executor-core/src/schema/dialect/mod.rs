@@ -55,9 +55,9 @@ mod walk;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-pub use walk::integral_floats_to_integers;
-pub(crate) use walk::escape_pointer;
+#[cfg(feature = "mcp")]
 pub(crate) use mcp::{RESULT_KEY, wrap_output};
+pub use walk::integral_floats_to_integers;
 
 /// A consumer of tool schemas.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -30,7 +30,15 @@ pub(super) const RULES: Rules = Rules {
         "maxItems",
     ],
     formats: &[
-        "date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid",
+        "date-time",
+        "time",
+        "date",
+        "duration",
+        "email",
+        "hostname",
+        "ipv4",
+        "ipv6",
+        "uuid",
     ],
     recursion: Recursion::KeepRef,
     nulls: Nulls::TypeArray,
@@ -58,10 +66,16 @@ pub(super) fn transform(canonical: &Value, input: bool) -> Transformed {
     }
     let (depth, properties) = budget(&out.schema, 0);
     if depth > MAX_DEPTH {
-        blockers.push(block("", &format!("{depth} levels of object nesting (at most {MAX_DEPTH})")));
+        blockers.push(block(
+            "",
+            &format!("{depth} levels of object nesting (at most {MAX_DEPTH})"),
+        ));
     }
     if properties > MAX_PROPERTIES {
-        blockers.push(block("", &format!("{properties} object properties (at most {MAX_PROPERTIES})")));
+        blockers.push(block(
+            "",
+            &format!("{properties} object properties (at most {MAX_PROPERTIES})"),
+        ));
     }
     if blockers.is_empty() {
         return out;
@@ -84,7 +98,10 @@ pub(super) fn budget(schema: &Value, depth: usize) -> (usize, usize) {
     };
     let here = depth + usize::from(map.get("type") == Some(&Value::from("object")));
     let mut deepest = here;
-    let mut count = map.get("properties").and_then(Value::as_object).map_or(0, |p| p.len());
+    let mut count = map
+        .get("properties")
+        .and_then(Value::as_object)
+        .map_or(0, |p| p.len());
     let mut visit = |child: &Value| {
         let (d, c) = budget(child, here);
         deepest = deepest.max(d);

@@ -50,7 +50,10 @@ impl Walker<'_> {
                 continue;
             };
             if !is_object(map) && branches.len() > 1 {
-                self.loss(ptr, "`allOf` of non-object branches: only the first is kept");
+                self.loss(
+                    ptr,
+                    "`allOf` of non-object branches: only the first is kept",
+                );
                 merge_into(out, map);
                 return;
             }
@@ -118,7 +121,9 @@ impl Walker<'_> {
         }
         out.insert("type".into(), "object".into());
         out.insert("additionalProperties".into(), false.into());
-        let props = out.entry("properties").or_insert_with(|| Value::Object(Map::new()));
+        let props = out
+            .entry("properties")
+            .or_insert_with(|| Value::Object(Map::new()));
         if !self.rules().all_required {
             return;
         }
@@ -177,7 +182,10 @@ impl Walker<'_> {
             .map(|(k, _)| k.as_str())
             .collect();
         if !lost.is_empty() {
-            let reason = format!("not enforced, moved into the description: {}", lost.join(", "));
+            let reason = format!(
+                "not enforced, moved into the description: {}",
+                lost.join(", ")
+            );
             self.loss(ptr, reason);
         }
         describe(out, &moved);
@@ -212,7 +220,9 @@ impl Walker<'_> {
                 return Err(value);
             }
             "enum" if kept && rules.string_enums => {
-                let all = value.as_array().is_some_and(|v| v.iter().all(Value::is_string));
+                let all = value
+                    .as_array()
+                    .is_some_and(|v| v.iter().all(Value::is_string));
                 if !all {
                     return Err(value);
                 }
@@ -259,7 +269,9 @@ fn exclusive_as_inclusive(
 
 /// No look-around and no backreference (what OpenAI and Anthropic strict accept).
 fn simple_pattern(pattern: &str) -> bool {
-    let lookaround = ["(?=", "(?!", "(?<=", "(?<!"].iter().any(|l| pattern.contains(l));
+    let lookaround = ["(?=", "(?!", "(?<=", "(?<!"]
+        .iter()
+        .any(|l| pattern.contains(l));
     let backref = pattern
         .as_bytes()
         .windows(2)
@@ -335,7 +347,9 @@ fn signature(branch: &Value) -> Option<Vec<String>> {
             let closed = map.get("additionalProperties") == Some(&Value::Bool(false));
             let required = map.get("required").and_then(Value::as_array);
             let key = match required.map(Vec::as_slice) {
-                Some([Value::String(only)]) if closed && props.len() == 1 => Some(format!("key:{only}")),
+                Some([Value::String(only)]) if closed && props.len() == 1 => {
+                    Some(format!("key:{only}"))
+                }
                 _ => None,
             };
             tag.or(key).map(|t| vec![t])

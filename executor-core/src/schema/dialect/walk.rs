@@ -290,7 +290,10 @@ impl<'a> Walker<'a> {
                 Value::Object(siblings)
             }
             Recursion::Block => {
-                self.block(ptr, format!("recursive type `{name}`: refused in strict mode"));
+                self.block(
+                    ptr,
+                    format!("recursive type `{name}`: refused in strict mode"),
+                );
                 siblings.insert("$ref".into(), reference);
                 Value::Object(siblings)
             }
@@ -331,7 +334,10 @@ impl<'a> Walker<'a> {
                 } else {
                     let description = map.remove("description");
                     let mut wrapper = Map::new();
-                    wrapper.insert("anyOf".into(), Value::Array(vec![Value::Object(map), null()]));
+                    wrapper.insert(
+                        "anyOf".into(),
+                        Value::Array(vec![Value::Object(map), null()]),
+                    );
                     if let Some(d) = description {
                         wrapper.insert("description".into(), d);
                     }
@@ -392,7 +398,9 @@ pub(super) fn split_null(node: &Map<String, Value>) -> Option<(Map<String, Value
         return Some((inner, true));
     }
     let branches = node.get("anyOf")?.as_array()?;
-    let is_null = |b: &Value| b.get("type") == Some(&Value::from("null")) && b.as_object().is_some_and(|m| m.len() == 1);
+    let is_null = |b: &Value| {
+        b.get("type") == Some(&Value::from("null")) && b.as_object().is_some_and(|m| m.len() == 1)
+    };
     let rest: Vec<&Value> = branches.iter().filter(|b| !is_null(b)).collect();
     if rest.len() == branches.len() || rest.is_empty() {
         return None;
@@ -409,7 +417,10 @@ pub(super) fn split_null(node: &Map<String, Value>) -> Option<(Map<String, Value
             inner.insert("description".into(), d);
         }
     } else {
-        inner.insert("anyOf".into(), Value::Array(rest.into_iter().cloned().collect()));
+        inner.insert(
+            "anyOf".into(),
+            Value::Array(rest.into_iter().cloned().collect()),
+        );
     }
     Some((inner, true))
 }
@@ -429,9 +440,19 @@ pub(super) fn is_object(node: &Map<String, Value>) -> bool {
 
 /// A node that says nothing about its value's type: any JSON is accepted.
 fn is_untyped(node: &Map<String, Value>) -> bool {
-    ["type", "anyOf", "oneOf", "allOf", "enum", "const", "$ref", "properties", "items"]
-        .iter()
-        .all(|k| !node.contains_key(*k))
+    [
+        "type",
+        "anyOf",
+        "oneOf",
+        "allOf",
+        "enum",
+        "const",
+        "$ref",
+        "properties",
+        "items",
+    ]
+    .iter()
+    .all(|k| !node.contains_key(*k))
 }
 
 /// Appends moved keywords to the description as `{key: value, …}`.
@@ -457,7 +478,9 @@ pub(super) fn describe(out: &mut Map<String, Value>, moved: &[(String, Value)]) 
 /// Whether removing `key` makes the node accept more values.
 pub(super) fn is_validation(key: &str, value: &Value) -> bool {
     if key == "format" {
-        return value.as_str().is_some_and(|f| !NUMERIC_FORMATS.contains(&f));
+        return value
+            .as_str()
+            .is_some_and(|f| !NUMERIC_FORMATS.contains(&f));
     }
     if key == "minItems" || key == "minLength" || key == "minProperties" || key == "minContains" {
         return value.as_u64() != Some(0);
