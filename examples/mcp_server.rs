@@ -129,6 +129,7 @@ fn usage() -> ! {
 }
 
 /// The demo tools, in the order they are listed.
+#[must_use]
 pub fn tools() -> ToolSet {
     toolset![add, echo, divide, slow, get_weather, boom]
 }

@@ -14,7 +14,6 @@ mod quickstart;
 #[path = "../mcp_server.rs"]
 mod demo;
 
-#[allow(dead_code)] // only the definition checks are used
 #[path = "../../executor-core/tests/dialect_rules/mod.rs"]
 mod dialect_rules;
 

@@ -2,6 +2,9 @@
 //! Gemini actually send decodes, failures follow the failure table, calls run concurrently
 //! (bounded) and are answered in request order.
 
+// The tools under test take owned parameters, as the model's arguments are decoded.
+#![allow(clippy::needless_pass_by_value)]
+
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 

@@ -26,7 +26,7 @@
 //! let tool = &defs.tools()[0];
 //! assert_eq!(tool["function"]["name"], "notes_search");
 //! assert_eq!(tool["function"]["strict"], true);
-//! assert_eq!(tool["function"]["parameters"]["required"], json!(["query", "limit"]));
+//! assert_eq!(tool["function"]["parameters"]["required"], json!(["limit", "query"]));
 //! assert!(defs.losses().is_empty());
 //!
 //! // The model calls it; the answer is the `role: tool` message to append.
@@ -57,7 +57,7 @@ use serde_json::Value;
 use crate::schema::dialect::Dialect;
 use crate::tool::{ToolExecutor, ToolSet, ToolSpec};
 
-pub use answer::{Answer, CallOutcome};
+pub use answer::{Answer, CallOutcome, DEFAULT_CONCURRENCY};
 pub use calls::{CallsError, ToolCall};
 pub use names::NameCollision;
 

@@ -101,7 +101,7 @@ pub(super) fn budget(schema: &Value, depth: usize) -> (usize, usize) {
     let mut count = map
         .get("properties")
         .and_then(Value::as_object)
-        .map_or(0, |p| p.len());
+        .map_or(0, serde_json::Map::len);
     let mut visit = |child: &Value| {
         let (d, c) = budget(child, here);
         deepest = deepest.max(d);

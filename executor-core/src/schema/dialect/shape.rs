@@ -113,11 +113,8 @@ impl Walker<'_> {
         if !self.rules().strict {
             return;
         }
-        match out.get("additionalProperties") {
-            Some(Value::Object(_) | Value::Bool(true)) => {
-                self.block(ptr, "an open map (`additionalProperties`) cannot be strict");
-            }
-            _ => {}
+        if let Some(Value::Object(_) | Value::Bool(true)) = out.get("additionalProperties") {
+            self.block(ptr, "an open map (`additionalProperties`) cannot be strict");
         }
         out.insert("type".into(), "object".into());
         out.insert("additionalProperties".into(), false.into());

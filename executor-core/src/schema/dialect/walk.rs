@@ -31,6 +31,7 @@ pub(super) enum Nulls {
 }
 
 /// One dialect's rules, read by [`Walker`].
+#[allow(clippy::struct_excessive_bools)] // one flag per provider rule, each read in one place
 pub(super) struct Rules {
     /// Keywords kept as they are (beyond the structural ones the walk handles itself).
     pub keep: &'static [&'static str],
