@@ -90,7 +90,7 @@ fn text<'a>(item: &'a Value, key: &str) -> Option<&'a str> {
 }
 
 fn missing(what: &str, item: &Value) -> CallsError {
-    CallsError(format!("a {what} without a string `name`: {item}"))
+    CallsError(format!("a call in {what} without a string `name`: {item}"))
 }
 
 /// Arguments sent as a JSON string (OpenAI).
@@ -106,42 +106,80 @@ fn string_arguments(raw: Option<&Value>) -> Result<Value, ToolFailure> {
     }
 }
 
-fn openai_chat(response: &Value) -> Result<Vec<ToolCall>, CallsError> {
-    let calls = list(
-        response,
-        &[&["choices", "0", "message", "tool_calls"], &["tool_calls"]],
-        "`tool_calls`",
-    )?;
-    calls
+/// Where one provider keeps its calls and how it spells each part of one.
+struct Layout {
+    /// Paths to the list of calls (the response, then its message).
+    paths: &'static [&'static [&'static str]],
+    what: &'static str,
+    /// The call inside an item of the list, if the item is a call.
+    call: fn(&Value) -> Option<&Value>,
+    /// The node that holds `name` and the arguments.
+    function: fn(&Value) -> &Value,
+    /// The keys of the call id, first found wins.
+    ids: &'static [&'static str],
+    arguments: &'static str,
+    string_arguments: bool,
+}
+
+fn read(response: &Value, layout: &Layout) -> Result<Vec<ToolCall>, CallsError> {
+    let items = list(response, layout.paths, layout.what)?;
+    items
         .iter()
+        .filter_map(layout.call)
         .map(|call| {
-            let function = call.get("function").unwrap_or(&Value::Null);
-            let name = text(function, "name").ok_or_else(|| missing("tool call", call))?;
+            let function = (layout.function)(call);
+            let name = text(function, "name").ok_or_else(|| missing(layout.what, call))?;
+            let raw = function.get(layout.arguments);
+            let arguments = if layout.string_arguments {
+                string_arguments(raw)
+            } else {
+                object_arguments(raw)
+            };
             Ok(ToolCall {
-                id: text(call, "id").map(str::to_owned),
+                id: layout
+                    .ids
+                    .iter()
+                    .find_map(|k| text(call, k))
+                    .map(str::to_owned),
                 name: name.to_owned(),
-                arguments: string_arguments(function.get("arguments")),
+                arguments,
             })
         })
         .collect()
 }
 
+fn of_type<'a>(item: &'a Value, kind: &str) -> Option<&'a Value> {
+    (text(item, "type") == Some(kind)).then_some(item)
+}
+
+fn openai_chat(response: &Value) -> Result<Vec<ToolCall>, CallsError> {
+    read(
+        response,
+        &Layout {
+            paths: &[&["choices", "0", "message", "tool_calls"], &["tool_calls"]],
+            what: "`tool_calls`",
+            call: |call| Some(call),
+            function: |call| call.get("function").unwrap_or(&Value::Null),
+            ids: &["id"],
+            arguments: "arguments",
+            string_arguments: true,
+        },
+    )
+}
+
 fn openai_responses(response: &Value) -> Result<Vec<ToolCall>, CallsError> {
-    let items = list(response, &[&["output"]], "`output` items")?;
-    items
-        .iter()
-        .filter(|item| text(item, "type") == Some("function_call"))
-        .map(|item| {
-            let name = text(item, "name").ok_or_else(|| missing("function_call", item))?;
-            Ok(ToolCall {
-                id: text(item, "call_id")
-                    .or_else(|| text(item, "id"))
-                    .map(str::to_owned),
-                name: name.to_owned(),
-                arguments: string_arguments(item.get("arguments")),
-            })
-        })
-        .collect()
+    read(
+        response,
+        &Layout {
+            paths: &[&["output"]],
+            what: "`output` items",
+            call: |item| of_type(item, "function_call"),
+            function: |call| call,
+            ids: &["call_id", "id"],
+            arguments: "arguments",
+            string_arguments: true,
+        },
+    )
 }
 
 fn object_arguments(raw: Option<&Value>) -> Result<Value, ToolFailure> {
@@ -156,42 +194,38 @@ fn object_arguments(raw: Option<&Value>) -> Result<Value, ToolFailure> {
 }
 
 fn anthropic(response: &Value) -> Result<Vec<ToolCall>, CallsError> {
-    let blocks = list(response, &[&["content"]], "`content` blocks")?;
-    blocks
-        .iter()
-        .filter(|block| text(block, "type") == Some("tool_use"))
-        .map(|block| {
-            let name = text(block, "name").ok_or_else(|| missing("tool_use block", block))?;
-            Ok(ToolCall {
-                id: text(block, "id").map(str::to_owned),
-                name: name.to_owned(),
-                arguments: object_arguments(block.get("input")),
-            })
-        })
-        .collect()
+    read(
+        response,
+        &Layout {
+            paths: &[&["content"]],
+            what: "`content` blocks",
+            call: |block| of_type(block, "tool_use"),
+            function: |call| call,
+            ids: &["id"],
+            arguments: "input",
+            string_arguments: false,
+        },
+    )
 }
 
 fn gemini(response: &Value) -> Result<Vec<ToolCall>, CallsError> {
-    let parts = list(
+    let mut calls = read(
         response,
-        &[&["candidates", "0", "content", "parts"], &["parts"]],
-        "`parts`",
+        &Layout {
+            paths: &[&["candidates", "0", "content", "parts"], &["parts"]],
+            what: "`parts`",
+            call: |part| part.get("functionCall"),
+            function: |call| call,
+            ids: &["id"],
+            arguments: "args",
+            string_arguments: false,
+        },
     )?;
-    parts
-        .iter()
-        .filter_map(|part| part.get("functionCall"))
-        .map(|call| {
-            let name = text(call, "name").ok_or_else(|| missing("functionCall", call))?;
-            let mut arguments = object_arguments(call.get("args"));
-            // Gemini's numbers are doubles (protobuf `Struct`): `2.0` for an integer.
-            if let Ok(args) = &mut arguments {
-                integral_floats_to_integers(args);
-            }
-            Ok(ToolCall {
-                id: text(call, "id").map(str::to_owned),
-                name: name.to_owned(),
-                arguments,
-            })
-        })
-        .collect()
+    // Gemini's numbers are doubles (protobuf `Struct`): `2.0` for an integer.
+    for call in &mut calls {
+        if let Ok(args) = &mut call.arguments {
+            integral_floats_to_integers(args);
+        }
+    }
+    Ok(calls)
 }

@@ -154,18 +154,7 @@ pub fn check_openai_strict(schema: &Value) -> Vec<String> {
         {
             out.push(format!("{ptr}: array items are untyped"));
         }
-        if let Some(Value::String(f)) = node.get("format")
-            && !OPENAI_FORMATS.contains(&f.as_str())
-        {
-            out.push(format!("{ptr}: format `{f}` is not accepted"));
-        }
-        if node
-            .get("pattern")
-            .and_then(Value::as_str)
-            .is_some_and(lookaround)
-        {
-            out.push(format!("{ptr}: pattern with look-around"));
-        }
+        format_and_pattern(ptr, node, OPENAI_FORMATS, &mut out);
         if let (Some(Value::Array(t)), Some(Value::Array(e))) = (node.get("type"), node.get("enum"))
             && t.contains(&Value::from("null"))
             && !e.contains(&Value::Null)
@@ -176,6 +165,27 @@ pub fn check_openai_strict(schema: &Value) -> Vec<String> {
         }
     });
     out
+}
+
+/// Formats from `formats` only, patterns without look-around (both strict dialects).
+fn format_and_pattern(
+    ptr: &str,
+    node: &Map<String, Value>,
+    formats: &[&str],
+    out: &mut Vec<String>,
+) {
+    if let Some(Value::String(f)) = node.get("format")
+        && !formats.contains(&f.as_str())
+    {
+        out.push(format!("{ptr}: format `{f}` is not accepted"));
+    }
+    if node
+        .get("pattern")
+        .and_then(Value::as_str)
+        .is_some_and(lookaround)
+    {
+        out.push(format!("{ptr}: pattern with look-around"));
+    }
 }
 
 fn typed(items: &Value) -> bool {
@@ -260,18 +270,7 @@ pub fn check_anthropic_strict(schema: &Value) -> Vec<String> {
         {
             out.push(format!("{ptr}: minItems above 1"));
         }
-        if let Some(Value::String(f)) = node.get("format")
-            && !ANTHROPIC_FORMATS.contains(&f.as_str())
-        {
-            out.push(format!("{ptr}: format `{f}` is not accepted"));
-        }
-        if node
-            .get("pattern")
-            .and_then(Value::as_str)
-            .is_some_and(lookaround)
-        {
-            out.push(format!("{ptr}: pattern with look-around"));
-        }
+        format_and_pattern(ptr, node, ANTHROPIC_FORMATS, &mut out);
         if let Some(Value::Array(values)) = node.get("enum")
             && values.iter().any(|v| v.is_object() || v.is_array())
         {
