@@ -474,6 +474,11 @@ fn definitions_report_losses_per_tool_and_pass_every_provider_rule() {
     let mut summary = Vec::new();
     for provider in Provider::ALL {
         let defs = tools.definitions(provider).unwrap();
+        // `.ci/provider-peer.sh` checks these with the providers' own SDKs.
+        if let Some(dir) = std::env::var_os("EXECUTOR_PROVIDER_DEFS") {
+            let path = std::path::Path::new(&dir).join(format!("corpus_{provider}.json"));
+            std::fs::write(path, defs.tools().to_string()).unwrap();
+        }
         let (broken, strict) = dialect_rules::check_definitions(provider.as_str(), defs.tools());
         assert!(broken.is_empty(), "{}", broken.join("\n"));
         let lossy: std::collections::BTreeSet<&str> =
