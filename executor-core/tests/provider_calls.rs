@@ -270,3 +270,99 @@ async fn calls_run_concurrently_bounded_and_answer_in_request_order() {
         assert_eq!(outputs, turns.map(|t| json!(t)));
     }
 }
+
+/// A unit enum parameter.
+#[derive(
+    Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize, schemars::JsonSchema,
+)]
+#[serde(rename_all = "lowercase")]
+enum Mode {
+    /// Fast.
+    Fast,
+    /// Careful.
+    Careful,
+}
+
+/// Echoes every parameter back, decoded.
+#[tool]
+#[allow(clippy::too_many_arguments)] // one parameter per type under test
+fn echo_all(
+    small: i8,
+    big: u64,
+    ratio: f32,
+    maybe: Option<i32>,
+    mode: Mode,
+    #[arg(default = 7)] port: u16,
+    list: Vec<i64>,
+    label: Option<String>,
+) -> serde_json::Value {
+    json!([small, big, ratio, maybe, mode, port, list, label])
+}
+
+/// How each provider sends `args`: OpenAI strict sends every key (`null` for the ones left
+/// out) as a JSON string; Gemini sends every number as a double; Anthropic sends the object.
+fn encoded(provider: Provider, args: &serde_json::Value) -> serde_json::Value {
+    let mut full = args.as_object().cloned().unwrap_or_default();
+    match provider {
+        Provider::OpenAiChat => {
+            for key in [
+                "small", "big", "ratio", "maybe", "mode", "port", "list", "label",
+            ] {
+                full.entry(key).or_insert(serde_json::Value::Null);
+            }
+            let arguments = serde_json::Value::Object(full).to_string();
+            chat(&[("c", "echo_all", &arguments)])
+        }
+        Provider::Gemini => {
+            fn doubles(v: &serde_json::Value) -> serde_json::Value {
+                match v {
+                    serde_json::Value::Number(n) => json!(n.as_f64().unwrap()),
+                    serde_json::Value::Array(a) => a.iter().map(doubles).collect(),
+                    other => other.clone(),
+                }
+            }
+            let args: serde_json::Map<_, _> =
+                full.iter().map(|(k, v)| (k.clone(), doubles(v))).collect();
+            json!({"parts": [{"functionCall": {"name": "echo_all", "args": args}}]})
+        }
+        _ => {
+            json!({"content": [{"type": "tool_use", "id": "t", "name": "echo_all", "input": full}]})
+        }
+    }
+}
+
+#[tokio::test]
+async fn every_parameter_type_round_trips_through_each_provider() {
+    let tools = toolset![echo_all];
+    let samples = [
+        (
+            json!({"small": -128, "big": 9_007_199_254_740_992_u64, "ratio": 0.5, "mode": "fast", "list": []}),
+            json!([
+                -128,
+                9_007_199_254_740_992_u64,
+                0.5,
+                null,
+                "fast",
+                7,
+                [],
+                null
+            ]),
+        ),
+        (
+            json!({"small": 127, "big": 0, "ratio": -2.25, "maybe": -5, "mode": "careful", "port": 65535, "list": [-3, 4], "label": "x"}),
+            json!([127, 0, -2.25, -5, "careful", 65535, [-3, 4], "x"]),
+        ),
+        (
+            json!({"small": 0, "big": 42, "ratio": 3.0, "maybe": 0, "mode": "fast", "port": 0, "list": [9_007_199_254_740_991_i64]}),
+            json!([0, 42, 3.0, 0, "fast", 0, [9_007_199_254_740_991_i64], null]),
+        ),
+    ];
+    for provider in [Provider::OpenAiChat, Provider::Anthropic, Provider::Gemini] {
+        let defs = tools.definitions(provider).unwrap();
+        for (args, expected) in &samples {
+            let answer = defs.answer(&tools, &encoded(provider, args)).await.unwrap();
+            let result = answer.outcomes()[0].result.clone();
+            assert_eq!(result.as_ref(), Ok(expected), "{provider}: {args}");
+        }
+    }
+}
