@@ -5,7 +5,8 @@
 #      HTTP (tests/peers/mcp/official_client.py);
 #   2. our `McpToolExecutor` against a server written with that SDK
 #      (tests/fixtures/mcp/py_server.py), via the `--ignored` tests in mcp_python_fixture.rs;
-#   3. and, closing the circle, against `examples/mcp_server` on stdio (mcp_stdio_demo.rs).
+#   3. and, closing the circle, against `examples/mcp_server` on stdio (mcp_stdio_demo.rs),
+#      including the server's lifetime behind a `sh -c` wrapper.
 #
 # The venv lives in target/venv-mcp and is created on first use.
 set -euo pipefail

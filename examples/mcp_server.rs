@@ -130,7 +130,7 @@ fn usage() -> ! {
 
 /// The demo tools, in the order they are listed.
 #[must_use]
-pub fn tools() -> ToolSet {
+pub fn tools() -> executor_core::ToolSet {
     toolset![add, echo, divide, slow, get_weather, boom]
 }
 

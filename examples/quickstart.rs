@@ -8,7 +8,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use executor_core::prelude::*;
-use executor_core::{FailureKind, ToolStreamChunk};
+use executor_core::{FailureKind, ToolSet, ToolStreamChunk};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 

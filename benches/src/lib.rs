@@ -79,6 +79,7 @@ macro_rules! twenty {
 
 /// Our tools: plain functions under `#[tool]`, served by a `toolset!`.
 pub mod ours {
+    use executor_core::ToolSet;
     use executor_core::prelude::*;
 
     use super::Reply;
@@ -104,6 +105,7 @@ pub mod ours {
 
     /// The same tools borrowing `name` from the request instead of allocating a `String`.
     pub mod borrowed {
+        use executor_core::ToolSet;
         use executor_core::prelude::*;
 
         use super::super::Reply;

@@ -256,7 +256,7 @@ async fn failures_are_is_error_results_and_the_server_keeps_answering() {
     wire.initialize().await;
     let reply = wire.call(1, "add", json!({"a": "two", "b": 1})).await;
     assert_eq!(reply["result"]["isError"], true);
-    assert_eq!(text(&reply), "a: expected i64, got string \"two\"");
+    assert_eq!(text(&reply), "a: expected an integer, got \"two\"");
     assert_eq!(
         reply["result"]["structuredContent"],
         json!({"code": "invalid_arguments", "kind": "invalid_arguments", "classification": "ordinary"})

@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use executor_core::prelude::*;
 use executor_core::provider::{Definitions, Provider, ToolCall};
-use executor_core::{FailureKind, REDACTED_MESSAGE};
+use executor_core::{FailureKind, REDACTED_MESSAGE, ToolSet};
 
 /// Retries a job.
 #[tool]
@@ -156,7 +156,7 @@ async fn invalid_json_arguments_and_unknown_tools_are_answers_not_errors() {
     // An empty arguments string is `{}`: the tool runs and reports the missing argument.
     assert_eq!(
         outcomes[2].result.as_ref().unwrap_err().message(),
-        "a: missing required argument (expected i64)"
+        "a: missing required argument; expected an integer"
     );
     let messages = answer.messages();
     let unknown: serde_json::Value =

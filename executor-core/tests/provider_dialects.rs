@@ -10,6 +10,7 @@ mod dialect_rules;
 
 use std::collections::HashMap;
 
+use executor_core::ToolSet;
 use executor_core::prelude::*;
 use executor_core::provider::{Definitions, Provider, SchemaRole};
 use executor_core::schema::dialect::{Dialect, Transformed};

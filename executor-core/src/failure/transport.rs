@@ -34,6 +34,8 @@
 //!   failure extension, or `Canceled`. A terminal failure is `invalid-request` ("never retry
 //!   it"), not `internal` ("the agent broke, retry once"): that class is kept for
 //!   `kind = internal` (panics, broken invariants). The code travels in the status metadata.
+//! - **Streams.** A streamed call that fails ends with [`for_stream`]'s `error` chunk: the
+//!   same message as the seed layers, plus the code, the class and the retry hint.
 //! - **Seed string layers.** `execute`, `execute_with_action` and friends return
 //!   `Err(message)`: the same text, and for a redacted failure the same fixed text.
 //!
@@ -65,6 +67,7 @@ use std::time::Duration;
 use serde_json::Value;
 
 use super::{Classification, FailureKind, ToolFailure};
+use crate::ToolStreamChunk;
 
 /// What a retrying caller should do after a failed attempt.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -216,6 +219,8 @@ pub struct A2aOutcome {
     pub message: String,
     /// The failure's code, for the status metadata.
     pub code: String,
+    /// The failure's structured data, if any (never for a redacted failure).
+    pub data: Option<Value>,
 }
 
 /// The A2A row of the table.
@@ -237,6 +242,7 @@ pub fn for_a2a(failure: &ToolFailure) -> A2aOutcome {
         terminal,
         message: failure.message().to_owned(),
         code: failure.code().to_owned(),
+        data: failure.data().cloned(),
     }
 }
 
@@ -244,4 +250,31 @@ pub fn for_a2a(failure: &ToolFailure) -> A2aOutcome {
 #[must_use]
 pub fn for_seed(failure: &ToolFailure) -> String {
     failure.message().to_owned()
+}
+
+/// The terminal chunk of a streamed call that failed: the message (redacted stays redacted),
+/// its code, class and retry hint, so a streaming caller decides as [`for_retry`] would.
+///
+/// ```
+/// use executor_core::ToolFailure;
+/// use executor_core::failure::transport::for_stream;
+/// use std::time::Duration;
+///
+/// let busy = ToolFailure::ordinary("busy").with_code("busy").with_retry_after(Duration::from_millis(250));
+/// assert_eq!(
+///     serde_json::to_value(for_stream(&busy)).unwrap(),
+///     serde_json::json!({"kind": "error", "message": "busy", "code": "busy",
+///                        "classification": "ordinary", "retry_after_ms": 250}),
+/// );
+/// ```
+#[must_use]
+pub fn for_stream(failure: &ToolFailure) -> ToolStreamChunk {
+    ToolStreamChunk::Error {
+        message: failure.message().to_owned(),
+        code: Some(failure.code().to_owned()),
+        classification: Some(failure.classification()),
+        retry_after_ms: failure
+            .retry_after()
+            .map(|d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX)),
+    }
 }

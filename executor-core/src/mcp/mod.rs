@@ -15,7 +15,7 @@ mod serve;
 mod server;
 mod stdio;
 
-pub use client::{McpClientError, McpServerConfig, McpToolExecutor};
+pub use client::{DEFAULT_HANDSHAKE_TIMEOUT, McpClientError, McpServerConfig, McpToolExecutor};
 pub use server::{DEFAULT_MAX_REQUEST_BYTES, McpServer};
 
 /// Re-export of the MCP SDK this module is built on, for its model types.
@@ -35,6 +35,7 @@ pub use rmcp;
 /// assert_eq!(server.version(), env!("CARGO_PKG_VERSION"));
 /// ```
 #[macro_export]
+#[cfg_attr(docsrs, doc(cfg(feature = "mcp")))]
 macro_rules! mcp_server {
     ($executor:expr $(,)?) => {
         $crate::mcp::McpServer::new($executor)

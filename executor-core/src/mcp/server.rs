@@ -16,11 +16,9 @@ use tokio::sync::mpsc;
 
 use super::convert::{self, Listed};
 use crate::failure::transport::{McpOutcome, for_mcp};
+use crate::tool::CatchUnwind;
 use crate::tool::SpecList;
-use crate::tool::drive::drive;
-use crate::{
-    FailureKind, STREAM_CAPACITY, ToolContext, ToolExecutor, ToolFailure, ToolStreamChunk,
-};
+use crate::{STREAM_CAPACITY, ToolContext, ToolExecutor, ToolStreamChunk};
 
 /// The default bound on one stdio request line (8 MiB). Longer requests are answered with an
 /// error instead of being read into memory.
@@ -253,21 +251,17 @@ impl McpServer {
             ctx = std::mem::take(&mut ctx).with_stream(tx);
             forward_progress(rx, context.peer.clone(), token)
         });
-        // Generated tools catch their own panics; a hand-written executor may not, and a
-        // panic here would lose the response. `drive` with an empty context only catches.
+        // Generated tools catch their own panics; a hand-written executor may not (in its
+        // future or in the call that makes it), and a panic here would lose the response.
         let executor = &self.inner.executor;
         let work = async {
-            let call = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                executor.execute_with_context(&request.name, &params, ctx)
-            }));
-            match call {
-                Ok(fut) => drive(&request.name, &ToolContext::new(), None, fut).await,
-                Err(_) => Err(
-                    ToolFailure::ordinary(format!("tool `{}` panicked", request.name))
-                        .with_kind(FailureKind::Internal)
-                        .with_code("panic"),
-                ),
-            }
+            let call = CatchUnwind::new(async {
+                executor
+                    .execute_with_context(&request.name, &params, ctx)
+                    .await
+            });
+            call.await
+                .unwrap_or_else(|panic| Err(panic.into_failure(&request.name)))
         };
         // Progress is forwarded beside the call, in this task (no task spawned per call).
         // The tool's future owns the context and so the stream's sender: once the call is

@@ -188,7 +188,7 @@ fn object_arguments(raw: Option<&Value>) -> Result<Value, ToolFailure> {
         Some(args @ Value::Object(_)) => Ok(args.clone()),
         Some(other) => Err(ToolFailure::invalid_arguments(format!(
             "arguments: expected an object, got {}",
-            crate::schema::args::describe(other)
+            crate::tool::call::args::describe(other)
         ))),
     }
 }

@@ -99,7 +99,7 @@ async def run(client: Client) -> None:
 
     result = await client.call_tool("add", {"a": "two", "b": 1})
     check(result.is_error, f"invalid arguments are isError: {result}")
-    check(text_of(result) == 'a: expected i64, got string "two"', f"invalid arguments text: {text_of(result)!r}")
+    check(text_of(result) == 'a: expected an integer, got "two"', f"invalid arguments text: {text_of(result)!r}")
     result = await client.call_tool("add", {"a": 1})
     check(result.is_error and text_of(result).startswith("b: missing required argument"), f"{text_of(result)!r}")
     result = await client.call_tool("echo", {"text": "x", "loud": True})
