@@ -20,7 +20,7 @@ use std::task::Poll;
 use serde_json::{Map, Value, json};
 
 use super::calls::{self, CallsError, ToolCall};
-use super::{Definitions, Provider};
+use super::{Declared, Definitions, Provider};
 use crate::ToolFailure;
 use crate::failure::transport::{RetryDecision, for_retry, structured};
 use crate::tool::{ToolContext, ToolExecution, ToolExecutor};
@@ -157,13 +157,18 @@ impl Definitions {
         calls: Vec<ToolCall>,
         limit: usize,
     ) -> Answer {
-        let runs = calls.iter().map(|call| self.run(executor, call));
+        let declared: Vec<Option<&Declared>> = calls.iter().map(|c| self.find(&c.name)).collect();
+        let runs = calls
+            .iter()
+            .zip(&declared)
+            .map(|(call, declared)| run(executor, call, *declared));
         let results = bounded(runs.collect(), limit.max(1)).await;
         let outcomes = calls
             .into_iter()
+            .zip(declared)
             .zip(results)
-            .map(|(call, result)| CallOutcome {
-                tool: self.tool_name(&call.name).map(str::to_owned),
+            .map(|((call, declared), result)| CallOutcome {
+                tool: declared.map(|d| d.name.clone()),
                 call,
                 result,
             })
@@ -173,40 +178,55 @@ impl Definitions {
             outcomes,
         }
     }
+}
 
-    fn run<'a, E: ToolExecutor + ?Sized>(
-        &'a self,
-        executor: &'a E,
-        call: &'a ToolCall,
-    ) -> Pin<Box<dyn Future<Output = Result<Value, ToolFailure>> + Send + 'a>> {
-        Box::pin(async move {
-            let Some(declared) = self.find(&call.name) else {
-                return Err(ToolFailure::unknown_tool(&call.name));
-            };
-            let mut arguments = call.arguments.clone()?;
-            // The strict dialect made these nullable; `null` means the model left them out.
-            if let Value::Object(args) = &mut arguments {
-                for name in &declared.absent_when_null {
-                    if args.get(name).is_some_and(Value::is_null) {
-                        args.remove(name);
-                    }
-                }
+/// One call through `execute_with_context`, with the null-means-absent arguments removed.
+fn run<'a, E: ToolExecutor + ?Sized>(
+    executor: &'a E,
+    call: &'a ToolCall,
+    declared: Option<&'a Declared>,
+) -> Pin<Box<dyn Future<Output = Result<Value, ToolFailure>> + Send + 'a>> {
+    Box::pin(async move {
+        let Some(declared) = declared else {
+            return Err(ToolFailure::unknown_tool(&call.name));
+        };
+        let arguments = call.arguments.as_ref().map_err(Clone::clone)?;
+        // The strict dialect made these nullable; `null` means the model left them out.
+        let absent = |args: &Map<String, Value>| {
+            declared
+                .absent_when_null
+                .iter()
+                .any(|name| args.get(name).is_some_and(Value::is_null))
+        };
+        let stripped;
+        let arguments = match arguments {
+            Value::Object(args) if absent(args) => {
+                let mut args = args.clone();
+                args.retain(|k, v| !(v.is_null() && declared.absent_when_null.contains(k)));
+                stripped = Value::Object(args);
+                &stripped
             }
-            let mut ctx = ToolContext::new();
-            if let Some(id) = &call.id {
-                ctx = ctx.with_action_id(id.as_str());
-            }
-            let run = executor.execute_with_context(&declared.name, &arguments, ctx);
-            run.await.map(|ToolExecution { output, .. }| output)
-        })
-    }
+            other => other,
+        };
+        let mut ctx = ToolContext::new();
+        if let Some(id) = &call.id {
+            ctx = ctx.with_action_id(id.as_str());
+        }
+        let run = executor.execute_with_context(&declared.name, arguments, ctx);
+        run.await.map(|ToolExecution { output, .. }| output)
+    })
 }
 
 /// Runs `futures`, at most `limit` at once, and returns their outputs in order.
 async fn bounded<T>(
-    futures: Vec<Pin<Box<dyn Future<Output = T> + Send + '_>>>,
+    mut futures: Vec<Pin<Box<dyn Future<Output = T> + Send + '_>>>,
     limit: usize,
 ) -> Vec<T> {
+    if futures.len() == 1
+        && let Some(only) = futures.pop()
+    {
+        return vec![only.await];
+    }
     let mut outputs: Vec<Option<T>> = futures.iter().map(|_| None).collect();
     let mut waiting = futures.into_iter().enumerate();
     let mut running = Vec::with_capacity(limit);
