@@ -355,3 +355,5 @@ pub mod mcp {
         result.structured_content
     }
 }
+
+pub mod http;

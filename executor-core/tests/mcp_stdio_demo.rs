@@ -80,6 +80,17 @@ async fn every_demo_tool_through_our_own_client() {
     assert_eq!(failure.kind(), FailureKind::Internal);
 
     let failure = demo
+        .execute_with_context("add", &json!({"a": i64::MAX, "b": 1}), ctx())
+        .await
+        .unwrap_err();
+    assert_eq!(failure.code(), "overflow");
+    assert!(failure.is_terminal(), "{failure:?}");
+    assert_eq!(
+        failure.message(),
+        "overflow: the sum does not fit in a 64-bit signed integer"
+    );
+
+    let failure = demo
         .execute_with_context("add", &json!({"a": "x", "b": 1}), ctx())
         .await
         .unwrap_err();

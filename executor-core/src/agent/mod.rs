@@ -89,6 +89,7 @@
 mod card;
 mod emitter;
 mod example;
+mod limit;
 mod queue;
 mod serve;
 mod tools;
@@ -97,6 +98,7 @@ pub use card::Agent;
 #[doc(hidden)]
 pub use card::{CardSpec, SkillSpec};
 pub use emitter::{Emitter, failure_class};
+pub use limit::DEFAULT_MAX_A2A_REQUEST_BYTES;
 pub use queue::TaskQueue;
 #[doc(hidden)]
 pub use queue::{default_cancel, run_cancel, run_execute, run_shutdown};

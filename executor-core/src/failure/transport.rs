@@ -104,8 +104,11 @@ pub enum McpOutcome {
     ToolError {
         /// The text block (the failure's message; the fixed text when redacted).
         text: String,
-        /// `structuredContent`: `{"code", "kind", "classification", "retry_after_ms"?, "data"?}`.
-        structured: Value,
+        /// The failure's details, [`structured`]: `{"code", "kind", "classification",
+        /// "retry_after_ms"?, "data"?}`. MCP carries them in the result's `_meta` and in a
+        /// second text block, never in `structuredContent` (that must match the tool's output
+        /// schema, which describes successes).
+        details: Value,
     },
     /// A JSON-RPC error: the request itself was wrong (unknown tool).
     ProtocolError {
@@ -130,12 +133,12 @@ pub fn for_mcp(failure: &ToolFailure) -> McpOutcome {
     }
     McpOutcome::ToolError {
         text: failure.message().to_owned(),
-        structured: structured(failure),
+        details: structured(failure),
     }
 }
 
-/// The machine-readable part of a failure, for MCP's `structuredContent` and A2A's status
-/// metadata: `{"code", "kind", "classification", "retry_after_ms"?, "data"?}`. Never the
+/// The machine-readable part of a failure, for MCP's `_meta` (see [`McpOutcome::ToolError`])
+/// and A2A's status metadata: `{"code", "kind", "classification", "retry_after_ms"?, "data"?}`. Never the
 /// message, never the source; a redacted failure has no data.
 ///
 /// ```

@@ -54,8 +54,8 @@ impl FnTool {
     pub fn of<T: Tool>() -> Self {
         Self {
             spec: T::spec,
-            call: |params, ctx| Box::pin(T::call(params, ctx)),
-            call_for_seed: |params, ctx| Box::pin(ForSeed::new(T::call(params, ctx))),
+            call: boxed::<T>,
+            call_for_seed: boxed_for_seed::<T>,
         }
     }
 
@@ -84,6 +84,22 @@ impl FnTool {
     ) -> BoxFuture<'a, Result<Value, String>> {
         (self.call_for_seed)(params, ctx)
     }
+}
+
+// Named fns rather than closures: a closure coerced to a fn pointer is called through a
+// `call_once` shim, one more call per tool call (measured in BENCHMARKS.md).
+fn boxed<T: Tool>(
+    params: &Value,
+    ctx: ToolContext,
+) -> BoxFuture<'_, Result<ToolExecution, ToolFailure>> {
+    Box::pin(T::call(params, ctx))
+}
+
+fn boxed_for_seed<T: Tool>(
+    params: &Value,
+    ctx: ToolContext,
+) -> BoxFuture<'_, Result<Value, String>> {
+    Box::pin(ForSeed::new(T::call(params, ctx)))
 }
 
 impl fmt::Debug for FnTool {

@@ -64,7 +64,10 @@ impl<T> RouteTable<T> {
     }
 
     /// The route of `name`.
-    #[inline]
+    // Always inlined: it is most of a call's dispatch, and LLVM kept it out of line once it
+    // became generic (measured in BENCHMARKS.md).
+    #[allow(clippy::inline_always)]
+    #[inline(always)]
     pub(crate) fn get(&self, name: &str) -> Option<&T> {
         let wanted = route_key(name);
         let mask = self.slots.len() - 1;

@@ -20,8 +20,8 @@ pub fn dropped(key: &str) -> bool {
         .is_some_and(|s| s.contains(key))
 }
 
-/// Records its key when the future holding it is dropped.
-struct OnDrop(String);
+/// Records its key (see [`dropped`]) when the future holding it is dropped.
+pub struct OnDrop(pub String);
 
 impl Drop for OnDrop {
     fn drop(&mut self) {

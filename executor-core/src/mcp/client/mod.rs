@@ -1,6 +1,8 @@
 //! `McpToolExecutor`: an MCP server's tools as a [`ToolExecutor`].
 
 mod config;
+#[cfg(feature = "mcp-http")]
+mod http;
 mod outcome;
 mod transport;
 
@@ -17,8 +19,6 @@ use rmcp::model::{
 use rmcp::service::{
     Peer, PeerRequestOptions, RoleClient, RunningService, ServiceError, ServiceExt,
 };
-#[cfg(feature = "mcp-http")]
-use rmcp::transport::StreamableHttpClientTransport;
 use serde_json::Value;
 use tokio::sync::mpsc;
 
@@ -271,7 +271,7 @@ impl McpToolExecutor {
             }
             #[cfg(feature = "mcp-http")]
             Endpoint::Http { url } => {
-                let transport = StreamableHttpClientTransport::from_uri(url.as_str());
+                let transport = http::transport(url).map_err(|e| self.error(e))?;
                 let transport = Intercept {
                     inner: transport,
                     relay: relay.clone(),

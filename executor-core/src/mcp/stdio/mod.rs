@@ -1,11 +1,13 @@
 //! The stdio transport: newline-delimited JSON-RPC with bounded lines and a pre-`initialize`
 //! gate, handing parsed messages to rmcp's service loop.
 //!
-//! rmcp's own line transport drops an oversized line without a word and treats any request
-//! before `initialize` as the start of a 2026-07-28 inline session. This one answers both:
-//! an oversized request gets -32600 (with its id when the id appears early in the line),
-//! and before `initialize` every request but `initialize` and `ping` is refused — -32601 for
-//! `server/discover` and unknown methods, so a probing client falls back to the handshake.
+//! rmcp's own line transport drops an oversized line without a word and hands rmcp any
+//! request before `initialize`, well-formed 2026-07-28 or not. This one answers an oversized
+//! request with -32600 (with its id when the id appears early in the line), and before
+//! `initialize` lets through only `initialize`, `ping`, `server/discover` and a complete
+//! 2026-07-28 request (its `_meta` names the version and has the keys that version requires,
+//! which starts rmcp's inline, handshake-free session); any other request is refused
+//! (-32601 for unknown methods).
 //! Unparsable lines are skipped, as the official SDKs do: they carry no id to answer.
 
 //!
@@ -21,8 +23,8 @@ use std::future::Future;
 use std::io;
 
 use rmcp::model::{
-    CallToolRequestParams, ClientJsonRpcMessage, ClientRequest, ErrorCode, ErrorData, RequestId,
-    ServerJsonRpcMessage,
+    CallToolRequestParams, ClientJsonRpcMessage, ClientRequest, ErrorCode, ErrorData, GetMeta,
+    ProtocolVersion, RequestId, ServerJsonRpcMessage,
 };
 use rmcp::service::RoleServer;
 use rmcp::transport::Transport;
@@ -121,13 +123,8 @@ impl<R: AsyncRead + Unpin> Reader<R> {
                 self.initialized = true;
                 None
             }
-            ClientRequest::PingRequest(_) => None,
-            // This server speaks the `initialize` handshake only; rmcp would answer a
-            // discover after it with a missing-metadata -32602.
-            ClientRequest::DiscoverRequest(_) => Some((
-                ErrorCode::METHOD_NOT_FOUND,
-                "method not found: server/discover (this server uses `initialize`)".to_owned(),
-            )),
+            // rmcp answers `server/discover` (2026-07-28) before or after `initialize`.
+            ClientRequest::PingRequest(_) | ClientRequest::DiscoverRequest(_) => None,
             // A known method whose params did not parse lands here as a custom request.
             ClientRequest::CustomRequest(custom)
                 if KNOWN_METHODS.contains(&custom.method.as_str()) =>
@@ -142,6 +139,12 @@ impl<R: AsyncRead + Unpin> Reader<R> {
                 format!("method not found: {}", custom.method),
             )),
             _ if self.initialized => None,
+            // 2026-07-28 has no handshake: a request whose `_meta` carries what that version
+            // requires starts rmcp's inline session.
+            other if starts_inline_session(other) => {
+                self.initialized = true;
+                None
+            }
             other => Some((
                 ErrorCode::INVALID_REQUEST,
                 format!(
@@ -220,6 +223,17 @@ const KNOWN_METHODS: &[&str] = &[
     "completion/complete",
     "logging/setLevel",
 ];
+
+/// Whether a request before `initialize` is a 2026-07-28 request rmcp will serve: its `_meta`
+/// names that version and has every key the version requires (rmcp's own pre-handshake test;
+/// a request it refuses leaves the gate closed).
+fn starts_inline_session(request: &ClientRequest) -> bool {
+    let meta = request.get_meta();
+    meta.protocol_version() == Some(ProtocolVersion::V_2026_07_28)
+        && meta
+            .missing_required_keys(&ProtocolVersion::V_2026_07_28)
+            .is_empty()
+}
 
 fn invalid_params(method: &str, params: Option<&Value>) -> String {
     let detail = match method {
