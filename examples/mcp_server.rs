@@ -132,9 +132,15 @@ fn usage() -> ! {
     std::process::exit(2)
 }
 
+/// The demo tools, in the order they are listed.
+#[must_use]
+pub fn tools() -> executor_core::ToolSet {
+    toolset![add, echo, divide, slow, get_weather, boom]
+}
+
 #[tokio::main]
 async fn main() -> std::io::Result<()> {
-    let tools = toolset![add, echo, divide, slow, get_weather, boom];
+    let tools = tools();
     // Reports this crate's name and version (`examples` 0.1.0) as `serverInfo`.
     let server = executor_core::mcp_server!(tools);
     let args: Vec<String> = std::env::args().skip(1).collect();

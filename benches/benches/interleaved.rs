@@ -150,6 +150,8 @@ fn main() {
         },
     );
 
+    provider(rounds, &set, &args);
+
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -176,5 +178,69 @@ fn main() {
         || {
             black_box(rt.block_on(mcp::call(&ours_client, black_box(params.clone()))));
         },
+    );
+}
+
+/// Provider definitions (cached and first computed) against listing specs, and answering an
+/// OpenAI Chat tool call against a direct call plus the same JSON work done by hand (parse the
+/// arguments string, serialize the output, build the `role: tool` message).
+fn provider(rounds: usize, set: &executor_core::ToolSet, args: &serde_json::Value) {
+    use executor_core::provider::{Definitions, Provider};
+
+    let defs = set
+        .definitions(Provider::OpenAiChat)
+        .expect("distinct names");
+    compare(
+        "definitions: cached openai / specs()",
+        rounds,
+        || {
+            black_box(black_box(set).specs());
+        },
+        || {
+            black_box(black_box(set).definitions(Provider::OpenAiChat)).ok();
+        },
+    );
+    compare_in(
+        20,
+        "definitions: first openai (20 tools) / specs()",
+        rounds.min(31),
+        || {
+            black_box(black_box(set).specs());
+        },
+        || {
+            black_box(Definitions::from_specs(
+                black_box(set).list(),
+                Provider::OpenAiChat,
+            ))
+            .ok();
+        },
+    );
+    let arguments = args.to_string();
+    let response = serde_json::json!({"choices": [{"message": {"role": "assistant", "tool_calls": [
+        {"id": "call_1", "type": "function", "function": {"name": CALLED, "arguments": arguments}}
+    ]}}]});
+    let direct = || {
+        let parsed: serde_json::Value = serde_json::from_str(black_box(&arguments)).expect("JSON");
+        let ctx = executor_core::ToolContext::new().with_action_id("call_1");
+        let out = ready(black_box(set).execute_with_context(CALLED, &parsed, ctx)).expect("ok");
+        let message = serde_json::json!({"role": "tool", "tool_call_id": "call_1", "content": out.output.to_string()});
+        black_box(message);
+    };
+    let adapted = || {
+        let answer = ready(defs.answer(black_box(set), black_box(&response))).expect("calls");
+        black_box(answer.messages());
+    };
+    let expected = ready(defs.answer(set, &response))
+        .expect("calls")
+        .messages();
+    assert_eq!(
+        expected[0]["content"],
+        r#"{"flagged":true,"tool":10,"total":84}"#
+    );
+    compare(
+        "adapter: answer openai call / direct + JSON",
+        rounds,
+        direct,
+        adapted,
     );
 }

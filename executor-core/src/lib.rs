@@ -216,6 +216,7 @@ pub mod mcp;
 mod millis;
 #[cfg(any(feature = "subprocess", feature = "mcp"))]
 mod process_group;
+pub mod provider;
 pub mod schema;
 #[cfg(feature = "subprocess")]
 #[cfg_attr(docsrs, doc(cfg(feature = "subprocess")))]

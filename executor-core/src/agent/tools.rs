@@ -16,6 +16,7 @@ use super::card::Agent;
 use super::emitter::Emitter;
 use super::example::example_call;
 use super::queue::{TaskQueue, run_execute};
+use crate::schema::dialect::integral_floats_to_integers;
 use crate::{BoxFuture, STREAM_CAPACITY, ToolContext, ToolExecutor, ToolSpec, ToolStreamChunk};
 
 /// The agent-card extension that carries each tool-skill's JSON Schemas. A2A 1.0 skills have
@@ -222,30 +223,10 @@ fn tool_call(message: &Message) -> Result<(String, Value), String> {
         Some(args @ Value::Object(_)) => args.clone(),
         Some(other) => return Err(format!("`arguments` must be an object, got {other}")),
     };
+    // Clients on the protobuf binding (the official Python SDK among them) carry a data part
+    // as a `google.protobuf.Value`, whose numbers are all doubles: `2` arrives as `2.0`.
     integral_floats_to_integers(&mut arguments);
     Ok((tool.to_owned(), arguments))
-}
-
-/// Clients built on the protobuf binding (the official Python SDK among them) carry a data
-/// part as a `google.protobuf.Value`, whose numbers are all doubles: `{"a": 2}` arrives as
-/// `{"a": 2.0}`, which an `i64` parameter would refuse. A whole number within ±2^53 (where a
-/// double is exact) is turned back into an integer; a parameter of a float type accepts it
-/// as before.
-fn integral_floats_to_integers(value: &mut Value) {
-    const EXACT: f64 = 9_007_199_254_740_992.0; // 2^53
-    match value {
-        Value::Number(n) if n.is_f64() => {
-            if let Some(f) = n.as_f64().filter(|f| f.fract() == 0.0 && f.abs() <= EXACT) {
-                // In range and whole, so the cast is exact.
-                #[allow(clippy::cast_possible_truncation)]
-                let int = f as i64;
-                *value = Value::from(int);
-            }
-        }
-        Value::Array(items) => items.iter_mut().for_each(integral_floats_to_integers),
-        Value::Object(map) => map.values_mut().for_each(integral_floats_to_integers),
-        _ => {}
-    }
 }
 
 fn skill(spec: &ToolSpec) -> AgentSkill {

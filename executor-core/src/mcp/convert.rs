@@ -16,8 +16,7 @@ use serde_json::{Map, Value};
 
 use crate::ToolSpec;
 
-/// The property that carries a non-object result.
-pub(crate) const RESULT_KEY: &str = "result";
+pub(crate) use crate::schema::dialect::RESULT_KEY;
 
 /// One listed tool and how its results are shaped.
 #[derive(Debug, Clone)]
@@ -40,20 +39,10 @@ fn input_schema(schema: &Value) -> JsonObject {
     map
 }
 
-/// Wraps a non-object output schema as `{"result": schema}`, hoisting `$defs` to the root.
+/// Wraps a non-object output schema as `{"result": schema}`, hoisting `$defs` to the root
+/// (the MCP schema dialect's rule, [`Dialect::Mcp`](crate::schema::dialect::Dialect::Mcp)).
 pub(crate) fn wrap_output_schema(schema: &Value) -> JsonObject {
-    let mut inner = schema.clone();
-    let defs = inner.as_object_mut().and_then(|o| o.remove("$defs"));
-    let mut properties = Map::new();
-    properties.insert(RESULT_KEY.into(), inner);
-    let mut root = Map::new();
-    root.insert("type".into(), "object".into());
-    root.insert("properties".into(), Value::Object(properties));
-    root.insert("required".into(), Value::Array(vec![RESULT_KEY.into()]));
-    if let Some(defs) = defs {
-        root.insert("$defs".into(), defs);
-    }
-    root
+    crate::schema::dialect::wrap_output(schema)
 }
 
 fn annotations(spec: &ToolSpec) -> Option<McpAnnotations> {

@@ -6,6 +6,8 @@
 //! rejects unknown keys. Neither root carries `$schema` (MCP reads 2020-12 when it is absent,
 //! and several clients choke on the URI) nor a root `title`.
 
+pub mod dialect;
+
 use schemars::JsonSchema;
 use schemars::generate::{SchemaGenerator, SchemaSettings};
 use serde_json::{Map, Value};

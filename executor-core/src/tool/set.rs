@@ -63,6 +63,8 @@ struct Inner {
     routes: RouteTable<Target>,
     specs: SpecList,
     fallback: Option<Arc<dyn ToolExecutor>>,
+    /// Provider definitions, computed on first use (`ToolSet::definitions`).
+    definitions: crate::provider::Cache,
 }
 
 impl fmt::Debug for ToolSet {
@@ -96,6 +98,10 @@ impl ToolSet {
     #[must_use]
     pub fn len(&self) -> usize {
         self.inner.specs.len()
+    }
+
+    pub(crate) fn definitions_cache(&self) -> &crate::provider::Cache {
+        &self.inner.definitions
     }
 
     /// Whether the set serves no tool.
@@ -179,6 +185,7 @@ impl ToolSetBuilder {
                 routes,
                 specs: specs.into(),
                 fallback: self.fallback,
+                definitions: crate::provider::Cache::default(),
             }),
         }
     }

@@ -1,0 +1,90 @@
+//! The quickstart and MCP demo tools in every provider's request shape: snapshots
+//! (`tests/snapshots/`, `UPDATE_EXPECT=1` rewrites them), every tool checked against the
+//! provider rules as code, the losses asserted, and the recorded provider responses answered.
+
+use executor_core::ToolSet;
+use executor_core::provider::Provider;
+use expect_test::expect_file;
+
+#[allow(dead_code)] // the tour's `main` is not run here
+#[path = "../quickstart.rs"]
+mod quickstart;
+
+#[allow(dead_code)] // the server's `main` is not run here
+#[path = "../mcp_server.rs"]
+mod demo;
+
+#[path = "../../executor-core/tests/dialect_rules/mod.rs"]
+mod dialect_rules;
+
+fn sets() -> [(&'static str, ToolSet); 2] {
+    [
+        ("quickstart", quickstart::tools().unwrap()),
+        ("demo", demo::tools()),
+    ]
+}
+
+fn pretty(value: &impl serde::Serialize) -> String {
+    serde_json::to_string_pretty(value).unwrap() + "\n"
+}
+
+#[test]
+fn definitions_match_their_snapshots_and_pass_every_provider_rule() {
+    let mut summary = Vec::new();
+    for (set, tools) in sets() {
+        for provider in Provider::ALL {
+            let defs = tools.definitions(provider).unwrap();
+            expect_file![format!("snapshots/{set}_{provider}.json")].assert_eq(&pretty(&*defs));
+            let (broken, strict) =
+                dialect_rules::check_definitions(provider.as_str(), defs.tools());
+            assert!(broken.is_empty(), "{}", broken.join("\n"));
+            let losses: Vec<String> = defs
+                .losses()
+                .iter()
+                .map(|l| format!("{} {}: {}", l.tool, l.pointer, l.reason))
+                .collect();
+            summary.push(format!(
+                "{set} {provider}: {} tools pass, {strict} strict, losses {losses:?}",
+                tools.len()
+            ));
+        }
+    }
+    let expected = expect_test::expect![[r#"
+        quickstart openai: 6 tools pass, 6 strict, losses []
+        quickstart openai-responses: 6 tools pass, 6 strict, losses []
+        quickstart anthropic: 6 tools pass, 0 strict, losses []
+        quickstart anthropic-strict: 6 tools pass, 6 strict, losses ["bump /properties/by: not enforced, moved into the description: minimum"]
+        quickstart gemini: 6 tools pass, 0 strict, losses []
+        quickstart gemini-json-schema: 6 tools pass, 0 strict, losses []
+        quickstart mcp: 6 tools pass, 0 strict, losses []
+        demo openai: 6 tools pass, 6 strict, losses []
+        demo openai-responses: 6 tools pass, 6 strict, losses []
+        demo anthropic: 6 tools pass, 0 strict, losses []
+        demo anthropic-strict: 6 tools pass, 6 strict, losses ["slow /properties/seconds: not enforced, moved into the description: minimum"]
+        demo gemini: 6 tools pass, 0 strict, losses []
+        demo gemini-json-schema: 6 tools pass, 0 strict, losses []
+        demo mcp: 6 tools pass, 0 strict, losses []"#]];
+    expected.assert_eq(&summary.join("\n"));
+}
+
+#[tokio::test]
+async fn recorded_provider_responses_are_answered_in_their_shape() {
+    let tools = quickstart::tools().unwrap();
+    for provider in [
+        Provider::OpenAiChat,
+        Provider::OpenAiResponses,
+        Provider::Anthropic,
+        Provider::Gemini,
+    ] {
+        let path = format!(
+            "{}/../executor-core/tests/fixtures/providers/{provider}.json",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        let response: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+        let defs = tools.definitions(provider).unwrap();
+        let answer = defs.answer(&tools, &response).await.unwrap();
+        expect_file![format!("snapshots/answer_{provider}.json")]
+            .assert_eq(&pretty(&answer.messages()));
+    }
+}

@@ -1,0 +1,192 @@
+//! One canonical schema, one transform per consumer.
+//!
+//! A tool's schemas are JSON Schema 2020-12 (from schemars). Each LLM provider accepts a
+//! different subset, so [`Dialect::input`] and [`Dialect::output`] rewrite a canonical schema
+//! into what that consumer accepts and return a [`Transformed`]: the schema, whether it may be
+//! declared strict, and a loss report.
+//!
+//! The rules (`$ref` inlining, nullability, which keywords survive) come from
+//! `provider-dialects.md`; each dialect is one file here. Every transform follows three rules:
+//!
+//! - **Nothing is dropped silently.** A keyword the dialect does not accept moves into the
+//!   node's `description` as `{key: value}`, so the model still reads it.
+//! - **A [`Loss`] for every change of meaning.** When the emitted schema accepts values the
+//!   canonical one refuses (a removed `minLength`, a `oneOf` read as `anyOf` whose branches
+//!   overlap, a recursion cut short), the report names the canonical node (a JSON pointer) and
+//!   why. Annotations that move into the description (`default`, `examples`, a numeric
+//!   `format` whose range `minimum`/`maximum` already state) are not losses.
+//! - **Strict only when lossless enough to be honest.** A schema a strict dialect cannot
+//!   express at all (an open map, an untyped value, a tuple, a recursion Anthropic refuses) is
+//!   emitted in the provider's non-strict form, `strict` is `false`, and a loss says why.
+//!
+//! ```
+//! use executor_core::schema::dialect::Dialect;
+//! use serde_json::json;
+//!
+//! let canonical = json!({
+//!     "type": "object",
+//!     "properties": {
+//!         "city": {"type": "string", "minLength": 1},
+//!         "days": {"type": ["integer", "null"], "format": "uint8", "minimum": 0, "maximum": 255}
+//!     },
+//!     "required": ["city"],
+//!     "additionalProperties": false
+//! });
+//! let openai = Dialect::OpenAiStrict.input(&canonical);
+//! assert!(openai.strict);
+//! // Every property is required; `days` was already nullable.
+//! assert_eq!(openai.schema["required"], json!(["city", "days"]));
+//! // OpenAI strict refuses `minLength`: it moves into the description, and the loss says so.
+//! assert_eq!(openai.schema["properties"]["city"]["description"], "{minLength: 1}");
+//! assert_eq!(openai.losses[0].pointer, "/properties/city");
+//!
+//! let gemini = Dialect::Gemini.input(&canonical);
+//! assert_eq!(gemini.schema["properties"]["days"]["type"], "INTEGER");
+//! assert_eq!(gemini.schema["properties"]["days"]["nullable"], true);
+//! ```
+
+mod anthropic;
+mod gemini;
+mod mcp;
+mod openai;
+mod shape;
+mod walk;
+
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+#[cfg(feature = "mcp")]
+pub(crate) use mcp::{RESULT_KEY, wrap_output};
+pub use walk::integral_floats_to_integers;
+
+/// A consumer of tool schemas.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Dialect {
+    /// MCP `tools/list`: any 2020-12 schema with an object root (the canonical schema; a
+    /// non-object output is wrapped as `{"result": …}`).
+    Mcp,
+    /// OpenAI function calling with `strict: true` (Chat Completions and Responses).
+    OpenAiStrict,
+    /// Anthropic `input_schema` without strict tool use: any schema with an object root.
+    Anthropic,
+    /// Anthropic strict tool use (`"strict": true`).
+    AnthropicStrict,
+    /// Gemini `parameters` / `response`: the OpenAPI 3.0 `Schema` subset.
+    Gemini,
+    /// Gemini `parametersJsonSchema` / `responseJsonSchema`: a JSON Schema subset.
+    GeminiJsonSchema,
+}
+
+/// A change that alters what a schema accepts, or why a strict dialect could not be strict.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Loss {
+    /// JSON pointer to the node in the *canonical* schema (`""` is the root; a node inside a
+    /// definition is named once, under `/$defs/…`, however often it is used).
+    pub pointer: String,
+    /// What changed and what it means for the values accepted.
+    pub reason: String,
+}
+
+/// A schema in one dialect.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Transformed {
+    /// The schema to send.
+    pub schema: Value,
+    /// Whether the provider may enforce it (`strict: true`); `false` for non-strict dialects
+    /// and for a strict dialect's fallback.
+    pub strict: bool,
+    /// Every change of meaning, in the order found.
+    pub losses: Vec<Loss>,
+    /// Top-level arguments the dialect made nullable although the canonical schema does not
+    /// accept `null` for them (OpenAI strict makes every property required): a `null` sent
+    /// for one of them means "not given", and [`crate::provider`] removes it before decoding.
+    pub absent_when_null: Vec<String>,
+}
+
+impl Dialect {
+    /// Every dialect, in declaration order.
+    pub const ALL: [Dialect; 6] = [
+        Self::Mcp,
+        Self::OpenAiStrict,
+        Self::Anthropic,
+        Self::AnthropicStrict,
+        Self::Gemini,
+        Self::GeminiJsonSchema,
+    ];
+
+    /// The arguments schema `canonical` in this dialect (its root is always an object).
+    ///
+    /// ```
+    /// use executor_core::schema::dialect::Dialect;
+    /// use serde_json::json;
+    ///
+    /// // An open map cannot be strict for OpenAI: the tool is declared non-strict.
+    /// let map = json!({"type": "object", "properties": {"tags": {
+    ///     "type": "object", "additionalProperties": {"type": "string"}}}, "required": ["tags"]});
+    /// let out = Dialect::OpenAiStrict.input(&map);
+    /// assert!(!out.strict);
+    /// assert_eq!(out.losses[0].pointer, "/properties/tags");
+    /// ```
+    #[must_use]
+    pub fn input(self, canonical: &Value) -> Transformed {
+        self.transform(canonical, true)
+    }
+
+    /// The result schema `canonical` in this dialect (any root; MCP wraps a non-object one).
+    #[must_use]
+    pub fn output(self, canonical: &Value) -> Transformed {
+        self.transform(canonical, false)
+    }
+
+    /// Whether the dialect enforces schemas (constrained decoding).
+    #[must_use]
+    pub const fn is_strict(self) -> bool {
+        matches!(self, Self::OpenAiStrict | Self::AnthropicStrict)
+    }
+
+    fn transform(self, canonical: &Value, input: bool) -> Transformed {
+        let mut out = match self {
+            Self::Mcp => mcp::transform(canonical, input),
+            Self::OpenAiStrict => openai::transform(canonical, input),
+            Self::Anthropic => anthropic::loose(canonical, input),
+            Self::AnthropicStrict => anthropic::strict(canonical, input),
+            Self::Gemini => gemini::openapi(canonical, input),
+            Self::GeminiJsonSchema => gemini::json_schema(canonical, input),
+        };
+        dedup(&mut out.losses);
+        out
+    }
+}
+
+/// One loss per (pointer, reason): a definition used twice is reported once.
+fn dedup(losses: &mut Vec<Loss>) {
+    let mut seen = std::collections::HashSet::new();
+    losses.retain(|l| seen.insert((l.pointer.clone(), l.reason.clone())));
+}
+
+/// A canonical root with `type: "object"` (a tool without a usable schema takes any object).
+fn object_root(canonical: &Value) -> Map<String, Value> {
+    let mut map = canonical.as_object().cloned().unwrap_or_default();
+    map.remove("$schema");
+    map.entry("type").or_insert_with(|| "object".into());
+    map
+}
+
+/// A strict dialect's fallback: the canonical schema, declared non-strict, with the reasons
+/// strict mode was impossible as the losses (the provider no longer enforces the schema).
+fn non_strict(root: Value, blockers: Vec<Loss>) -> Transformed {
+    let losses = blockers
+        .into_iter()
+        .map(|b| Loss {
+            pointer: b.pointer,
+            reason: format!("{}; the tool is declared non-strict", b.reason),
+        })
+        .collect();
+    Transformed {
+        schema: root,
+        strict: false,
+        losses,
+        absent_when_null: Vec::new(),
+    }
+}
