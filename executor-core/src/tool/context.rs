@@ -57,6 +57,7 @@ struct Extra {
     cancellation: Option<CancellationToken>,
     sink: Option<mpsc::Sender<ToolStreamChunk>>,
     expected_effects: Option<HashMap<String, Value>>,
+    idempotency_key: Option<String>,
 }
 
 impl Default for ToolContext {
@@ -144,6 +145,14 @@ impl ToolContext {
         self
     }
 
+    /// Sets the idempotency key: the same for every attempt of one logical call, so a
+    /// side-effecting backend can recognise a retry of a request it already carried out.
+    #[must_use]
+    pub fn with_idempotency_key(mut self, key: impl Into<String>) -> Self {
+        self.extra_mut().idempotency_key = Some(key.into());
+        self
+    }
+
     /// The id of the action this call serves (empty when the caller gave none).
     #[must_use]
     pub fn action_id(&self) -> &str {
@@ -173,6 +182,12 @@ impl ToolContext {
     pub fn remaining(&self) -> Option<Duration> {
         self.deadline
             .map(|d| d.saturating_duration_since(Instant::now()))
+    }
+
+    /// The idempotency key, stable across the attempts of one call, if the caller set one.
+    #[must_use]
+    pub fn idempotency_key(&self) -> Option<&str> {
+        self.extra.as_ref()?.idempotency_key.as_deref()
     }
 
     /// The declared expected effects, if any.
