@@ -217,6 +217,7 @@ pub mod failure;
 #[cfg_attr(docsrs, doc(cfg(feature = "mcp")))]
 pub mod mcp;
 mod millis;
+pub mod runtime;
 pub mod schema;
 #[cfg(feature = "subprocess")]
 #[cfg_attr(docsrs, doc(cfg(feature = "subprocess")))]

@@ -1,0 +1,233 @@
+//! One call through the runtime: attempts, backoff, time limits, cancellation and checks.
+
+use std::collections::HashMap;
+use std::future::{Future, poll_fn};
+use std::pin::pin;
+use std::sync::Arc;
+use std::task::Poll;
+use std::time::Duration;
+
+use serde_json::{Value, json};
+use tokio::time::Instant;
+use tokio_util::sync::CancellationToken;
+
+use super::limit::Limits;
+use super::options::CallOptions;
+use super::retry::{RetryPolicy, Rng};
+use super::{check, trace};
+use crate::tool::{ToolAnnotations, ToolExecution, ToolExecutor};
+use crate::{FailureKind, ToolFailure};
+
+/// What a runtime was configured with; shared by its calls and its detached tasks.
+pub(super) struct Config {
+    pub(super) executor: Arc<dyn ToolExecutor>,
+    /// The hints of the tools whose spec has any, by name, read once from `specs()`.
+    pub(super) hints: HashMap<String, ToolAnnotations>,
+    pub(super) policy: RetryPolicy,
+    pub(super) jitter: Arc<Rng>,
+    pub(super) keys: Arc<Rng>,
+    pub(super) attempt_timeout: Option<Duration>,
+    pub(super) call_timeout: Option<Duration>,
+    pub(super) i_json: bool,
+    pub(super) limits: Limits,
+    pub(super) handle_ttl: Duration,
+}
+
+impl Clone for Config {
+    fn clone(&self) -> Self {
+        Self {
+            executor: Arc::clone(&self.executor),
+            hints: self.hints.clone(),
+            policy: self.policy.clone(),
+            jitter: Arc::clone(&self.jitter),
+            keys: Arc::clone(&self.keys),
+            attempt_timeout: self.attempt_timeout,
+            call_timeout: self.call_timeout,
+            i_json: self.i_json,
+            limits: self.limits.clone(),
+            handle_ttl: self.handle_ttl,
+        }
+    }
+}
+
+/// A time limit an attempt runs under, and which one it is, for the failure that names it.
+#[derive(Debug, Clone, Copy)]
+struct Limit {
+    at: Instant,
+    kind: LimitKind,
+}
+
+#[derive(Debug, Clone, Copy)]
+enum LimitKind {
+    /// The runtime's per-attempt timeout.
+    Attempt(Duration),
+    /// The call's overall deadline, of this total budget.
+    Call(Duration),
+}
+
+impl Limit {
+    fn failure(self, tool: &str) -> ToolFailure {
+        let (text, code, which, limit) = match self.kind {
+            LimitKind::Attempt(t) => ("the per-attempt limit", "attempt_timeout", "attempt", t),
+            LimitKind::Call(t) => ("the call's overall limit", "call_timeout", "call", t),
+        };
+        let ms = u64::try_from(limit.as_millis()).unwrap_or(u64::MAX);
+        ToolFailure::ordinary(format!("tool `{tool}` timed out: {text} of {ms}ms ran out"))
+            .with_kind(FailureKind::Timeout)
+            .with_code(code)
+            .with_data(json!({"limit": which, "limit_ms": ms}))
+    }
+
+    fn earliest(a: Option<Self>, b: Option<Self>) -> Option<Self> {
+        match (a, b) {
+            (Some(a), Some(b)) => Some(if b.at < a.at { b } else { a }),
+            (a, b) => a.or(b),
+        }
+    }
+}
+
+impl Config {
+    /// How long to wait before retrying after `failure` on attempt `attempt`, or `None` to stop:
+    /// no attempts left, a failure the policy does not retry, or a delay the deadline cannot
+    /// fit (the hint is never shortened to fit).
+    fn next_delay(
+        &self,
+        tool: &str,
+        attempt: u32,
+        failure: &ToolFailure,
+        deadline: Option<Instant>,
+    ) -> Option<Duration> {
+        if attempt >= self.policy.attempts() {
+            return None;
+        }
+        let hint = self.policy.decide(failure, self.hints.get(tool))?;
+        let jittered = self.jitter.delay(self.policy.delay_bound(attempt));
+        let delay = hint.map_or(jittered, |hint| jittered.max(hint));
+        match deadline {
+            Some(deadline) if Instant::now() + delay >= deadline => None,
+            _ => Some(delay),
+        }
+    }
+}
+
+/// Runs `tool` to its last attempt under `options`: the result of the first success (after the
+/// output checks) or the last attempt's failure.
+pub(super) async fn run(
+    config: &Config,
+    tool: &str,
+    args: &Value,
+    options: &CallOptions,
+) -> Result<ToolExecution, ToolFailure> {
+    let deadline = options
+        .deadline_from(config.call_timeout)
+        .map(|(at, budget)| Limit {
+            at,
+            kind: LimitKind::Call(budget),
+        });
+    let generated;
+    let key = match &options.idempotency_key {
+        Some(key) => Some(key.as_str()),
+        None if config.policy.attempts() > 1 => {
+            generated = config.keys.hex128();
+            Some(generated.as_str())
+        }
+        None => None,
+    };
+    let attempts = async {
+        let mut attempt = 1;
+        loop {
+            let once = attempt_once(config, tool, args, options, attempt, deadline, key);
+            let failure = match trace::attempt(tool, attempt, once).await {
+                Ok(execution) => {
+                    let expected = options.expected_effects.as_ref();
+                    check::execution(tool, &execution, config.i_json, expected)?;
+                    return Ok(execution);
+                }
+                Err(failure) => failure,
+            };
+            let at = deadline.map(|d| d.at);
+            let Some(delay) = config.next_delay(tool, attempt, &failure, at) else {
+                return Err(failure);
+            };
+            let pause = async { Ok(tokio::time::sleep(delay).await) };
+            guard(tool, pause, None, options.cancellation.as_ref()).await?;
+            attempt += 1;
+        }
+    };
+    trace::call(tool, &options.action_id, attempts).await
+}
+
+/// One attempt: a concurrency slot (waiting counts against the call's deadline), then the
+/// executor's call under the earlier of the per-attempt limit and the call's deadline.
+async fn attempt_once(
+    config: &Config,
+    tool: &str,
+    args: &Value,
+    options: &CallOptions,
+    attempt: u32,
+    deadline: Option<Limit>,
+    key: Option<&str>,
+) -> Result<ToolExecution, ToolFailure> {
+    let token = options.cancellation.as_ref();
+    let permits = if config.limits.applies_to(tool) {
+        let waiting = async { Ok(config.limits.acquire(tool).await) };
+        Some(guard(tool, waiting, deadline, token).await?)
+    } else {
+        None
+    };
+    let own = config.attempt_timeout.map(|t| Limit {
+        at: Instant::now() + t,
+        kind: LimitKind::Attempt(t),
+    });
+    let limit = Limit::earliest(own, deadline);
+    let ctx = options.context(attempt, limit.map(|l| l.at), key);
+    let call = config.executor.execute_with_context(tool, args, ctx);
+    let outcome = if limit.is_none() && token.is_none() {
+        call.await
+    } else {
+        guard(tool, call, limit, token).await
+    };
+    drop(permits);
+    outcome
+}
+
+/// Runs `fut` until it ends, `limit` passes or `token` fires, whichever comes first; the
+/// future is dropped on the last two. A timeout the executor reports itself once `limit` has
+/// passed is reported as the runtime's limit, so the failure names the limit that fired
+/// whichever of the two timers woke first.
+async fn guard<T>(
+    tool: &str,
+    fut: impl Future<Output = Result<T, ToolFailure>>,
+    limit: Option<Limit>,
+    token: Option<&CancellationToken>,
+) -> Result<T, ToolFailure> {
+    let mut fut = pin!(fut);
+    let mut timer = pin!(limit.map(|l| tokio::time::sleep_until(l.at)));
+    let mut cancelled = pin!(token.map(CancellationToken::cancelled));
+    poll_fn(|cx| {
+        if let Some(cancelled) = cancelled.as_mut().as_pin_mut()
+            && cancelled.poll(cx).is_ready()
+        {
+            return Poll::Ready(Err(ToolFailure::cancelled(tool)));
+        }
+        if let Poll::Ready(outcome) = fut.as_mut().poll(cx) {
+            return Poll::Ready(outcome.map_err(|failure| match limit {
+                Some(limit)
+                    if failure.kind() == FailureKind::Timeout && Instant::now() >= limit.at =>
+                {
+                    limit.failure(tool)
+                }
+                _ => failure,
+            }));
+        }
+        let expired = timer
+            .as_mut()
+            .as_pin_mut()
+            .is_some_and(|timer| timer.poll(cx).is_ready());
+        match limit {
+            Some(limit) if expired => Poll::Ready(Err(limit.failure(tool))),
+            _ => Poll::Pending,
+        }
+    })
+    .await
+}
