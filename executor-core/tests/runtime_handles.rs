@@ -2,7 +2,6 @@
 
 mod runtime_support;
 
-use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 

@@ -89,7 +89,7 @@ async fn jitter_stays_within_the_exponential_bounds_and_replays_from_a_seed() {
         let script = Script::new("down", [fail(busy())]);
         let policy = RetryPolicy::exponential(100 * MS)
             .max_attempts(6)
-            .max_delay(Duration::from_millis(1000))
+            .max_delay(Duration::from_secs(1))
             .jitter_seed(seed);
         runtime(&script, policy.clone())
             .call("down", &json!({}))

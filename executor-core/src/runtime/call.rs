@@ -102,7 +102,7 @@ impl Config {
         }
         let hint = self.policy.decide(failure, self.hints.get(tool))?;
         let jittered = self.jitter.delay(self.policy.delay_bound(attempt));
-        let delay = hint.map_or(jittered, |hint| jittered.max(hint));
+        let delay = jittered.max(hint);
         match deadline {
             Some(deadline) if Instant::now() + delay >= deadline => None,
             _ => Some(delay),
@@ -149,7 +149,10 @@ pub(super) async fn run(
             let Some(delay) = config.next_delay(tool, attempt, &failure, at) else {
                 return Err(failure);
             };
-            let pause = async { Ok(tokio::time::sleep(delay).await) };
+            let pause = async {
+                tokio::time::sleep(delay).await;
+                Ok(())
+            };
             guard(tool, pause, None, options.cancellation.as_ref()).await?;
             attempt += 1;
         }

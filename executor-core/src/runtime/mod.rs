@@ -337,8 +337,8 @@ impl ToolExecutor for Runtime {
 }
 
 /// A typed call as the seed's string layer sees it: the output, or the failure's message.
-fn seed_layer<'a>(
-    call: BoxFuture<'a, Result<ToolExecution, ToolFailure>>,
-) -> BoxFuture<'a, Result<Value, String>> {
+fn seed_layer(
+    call: BoxFuture<'_, Result<ToolExecution, ToolFailure>>,
+) -> BoxFuture<'_, Result<Value, String>> {
     Box::pin(async move { call.await.map(|e| e.output).map_err(|f| for_seed(&f)) })
 }

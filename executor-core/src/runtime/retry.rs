@@ -115,12 +115,13 @@ impl RetryPolicy {
         scaled.min(self.max_delay)
     }
 
-    /// Whether a failure of a tool with these hints may be retried, and after what hint.
+    /// Whether a failure of a tool with these hints may be retried, and the least delay its
+    /// hint asks for (zero without one).
     pub(super) fn decide(
         &self,
         failure: &ToolFailure,
         hints: Option<&ToolAnnotations>,
-    ) -> Option<Option<Duration>> {
+    ) -> Option<Duration> {
         let RetryDecision::Retry { after } = for_retry(failure) else {
             return None;
         };
@@ -128,7 +129,7 @@ impl RetryPolicy {
             h.idempotent == Some(false)
                 || (h.destructive == Some(true) && h.idempotent != Some(true))
         });
-        (!risky || self.side_effects).then_some(after)
+        (!risky || self.side_effects).then_some(after.unwrap_or_default())
     }
 
     /// The generator the jitter is drawn from: seeded as configured, else by the OS.
