@@ -1,5 +1,5 @@
 //! The runtime's spans (feature `tracing`): one per call and one per attempt, with the
-//! OpenTelemetry GenAI attribute names, read by a subscriber that records them.
+//! OpenTelemetry `GenAI` attribute names, read by a subscriber that records them.
 #![cfg(feature = "tracing")]
 
 mod runtime_support;
