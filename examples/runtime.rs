@@ -28,7 +28,7 @@ pub enum QuoteError {
 
 /// The latest price of a stock symbol; rate limited on the first two calls.
 #[tool(read_only, idempotent)]
-async fn quote(symbol: &str, ctx: &ToolContext) -> Result<f64, QuoteError> {
+fn quote(symbol: &str, ctx: &ToolContext) -> Result<f64, QuoteError> {
     println!("  quote({symbol}): attempt {}", ctx.attempt());
     if symbol != "ACME" {
         return Err(QuoteError::UnknownSymbol(symbol.to_owned()));
