@@ -23,6 +23,9 @@ use executor_core::ToolExecutor;
 /// millisecond.
 const BATCH: u32 = 2_000;
 
+/// Spawned calls per batch: a spawn and a wait on a current-thread runtime take a few µs.
+const SPAWN_BATCH: u32 = 200;
+
 /// MCP round trips per batch: a round trip takes about 50 µs.
 const MCP_BATCH: u32 = 40;
 
@@ -150,10 +153,52 @@ fn main() {
         },
     );
 
+    let runtime = executor_core::runtime::Runtime::new(set.clone());
+    let bare_call = || {
+        black_box(ready(black_box(&set).execute_with_context(
+            black_box(CALLED),
+            black_box(&args),
+            executor_core::ToolContext::new(),
+        )))
+        .ok();
+    };
+    compare(
+        "runtime: Runtime::call / ToolSet with context",
+        rounds,
+        bare_call,
+        || {
+            black_box(ready(
+                black_box(&runtime).call(black_box(CALLED), black_box(&args)),
+            ))
+            .ok();
+        },
+    );
+
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .expect("a Tokio runtime");
+    compare_in(
+        SPAWN_BATCH,
+        "runtime: spawn + wait / tokio::spawn of the call",
+        rounds,
+        || {
+            let _entered = rt.enter();
+            let set = set.clone();
+            let args = args.clone();
+            let task = tokio::spawn(async move {
+                set.execute_with_context(CALLED, &args, executor_core::ToolContext::new())
+                    .await
+            });
+            black_box(rt.block_on(task).expect("the task ran").ok());
+        },
+        || {
+            let _entered = rt.enter();
+            let handle = runtime.spawn(CALLED, args.clone()).expect("in a runtime");
+            black_box(rt.block_on(handle.wait()).ok());
+        },
+    );
+
     let (ours_client, rmcp_client) =
         rt.block_on(async { (mcp::connect_ours().await, mcp::connect_rmcp().await) });
     let params = mcp::params();

@@ -108,20 +108,27 @@ async fn finished_handles_are_freed_after_the_ttl() {
     assert_eq!(handle.wait().await.unwrap().output, json!(1));
 }
 
-#[tokio::test(start_paused = true)]
-async fn a_full_buffer_drops_the_oldest_chunks_but_never_the_terminal_one() {
-    let script = Script::new("chatty", [Step::Text(1000)]);
-    let rt = Runtime::from_shared(script.clone());
-    let handle = rt.spawn("chatty", json!({})).unwrap();
+/// Spawns `tool`, subscribes at once, and reads only after the call has ended: every chunk
+/// the subscriber still gets, and how many it missed.
+async fn read_after_the_end(rt: &Runtime, tool: &str) -> (Vec<ToolStreamChunk>, u64) {
+    let handle = rt.spawn(tool, json!({})).unwrap();
     let mut slow_reader = handle.subscribe();
     handle.wait().await.unwrap();
     let mut chunks = Vec::new();
     while let Some(chunk) = slow_reader.next().await {
         chunks.push(chunk);
     }
+    (chunks, slow_reader.missed())
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_full_buffer_drops_the_oldest_chunks_but_never_the_terminal_one() {
+    let script = Script::new("chatty", [Step::Text(1000)]);
+    let rt = Runtime::from_shared(script.clone());
+    let (chunks, missed) = read_after_the_end(&rt, "chatty").await;
     assert_eq!(chunks.len(), HANDLE_BUFFER + 1);
     let skipped = 1000 - HANDLE_BUFFER;
-    assert_eq!(slow_reader.missed(), u64::try_from(skipped).unwrap());
+    assert_eq!(missed, u64::try_from(skipped).unwrap());
     assert_eq!(
         chunks[0],
         ToolStreamChunk::Text {
@@ -147,19 +154,13 @@ async fn a_full_buffer_coalesces_progress() {
     let of = u32::try_from(HANDLE_BUFFER).unwrap() + 50;
     let script = Script::new("steps", [Step::Progress(of)]);
     let rt = Runtime::from_shared(script.clone());
-    let handle = rt.spawn("steps", json!({})).unwrap();
-    let mut slow_reader = handle.subscribe();
-    handle.wait().await.unwrap();
-    let mut chunks = Vec::new();
-    while let Some(chunk) = slow_reader.next().await {
-        chunks.push(chunk);
-    }
+    let (chunks, missed) = read_after_the_end(&rt, "steps").await;
     // The first chunks are kept; the newest progress replaces the one at the end.
     assert_eq!(chunks.len(), HANDLE_BUFFER + 1);
     assert_eq!(chunks[0], progress(1, of));
     assert_eq!(chunks[HANDLE_BUFFER - 2], progress(of - 51, of));
     assert_eq!(chunks[HANDLE_BUFFER - 1], progress(of, of));
-    assert_eq!(slow_reader.missed(), 50);
+    assert_eq!(missed, 50);
 }
 
 #[tokio::test(start_paused = true)]

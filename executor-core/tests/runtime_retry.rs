@@ -30,47 +30,59 @@ fn gaps(script: &Script) -> Vec<Duration> {
     starts.windows(2).map(|w| w[1] - w[0]).collect()
 }
 
+fn destructive() -> ToolAnnotations {
+    ToolAnnotations {
+        destructive: Some(true),
+        ..ToolAnnotations::default()
+    }
+}
+
 #[tokio::test(start_paused = true)]
-async fn attempts_are_counted_numbered_and_share_one_key() {
+async fn attempts_are_counted_and_numbered() {
     let script = Script::new("flaky", [fail(busy()), fail(busy()), ok(json!(7))]);
     let rt = runtime(&script, RetryPolicy::exponential(100 * MS).max_attempts(5));
-    let done = rt
-        .call_with(
-            "flaky",
-            &json!({}),
-            CallOptions::new().with_action_id("a-1"),
-        )
-        .await
-        .unwrap();
+    let options = CallOptions::new()
+        .with_action_id("a-1")
+        .with_idempotency_key("order-42");
+    let done = rt.call_with("flaky", &json!({}), options).await.unwrap();
     assert_eq!(done.output, json!(7));
     assert_eq!(script.attempts(), [1, 2, 3]);
     let seen = script.seen.lock().unwrap().clone();
-    let key = seen[0].key.clone().expect("a generated idempotency key");
-    assert_eq!(key.len(), 32);
-    assert!(key.bytes().all(|b| b.is_ascii_hexdigit()));
     assert!(
         seen.iter()
-            .all(|s| s.key.as_deref() == Some(&*key) && s.action_id == "a-1")
+            .all(|s| s.key.as_deref() == Some("order-42") && s.action_id == "a-1")
     );
 
-    // The caller's key wins, and each call gets its own generated one.
-    let script = Script::new("flaky", [fail(busy()), ok(json!(1))]);
-    let rt = runtime(&script, RetryPolicy::exponential(MS));
-    let options = CallOptions::new().with_idempotency_key("order-42");
-    rt.call_with("flaky", &json!({}), options).await.unwrap();
+    // A tool that is safe to repeat gets no key unless the caller gives one.
     rt.call("flaky", &json!({})).await.unwrap();
-    let keys: Vec<_> = script
+    assert_eq!(script.seen.lock().unwrap()[3].key, None);
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_retried_side_effecting_call_gets_one_key_for_all_its_attempts() {
+    let script = Script::with_hints(
+        "rm",
+        destructive(),
+        [fail(busy()), ok(json!(1)), ok(json!(2))],
+    );
+    let policy = RetryPolicy::exponential(MS).retry_side_effects(true);
+    let rt = runtime(&script, policy);
+    rt.call("rm", &json!({})).await.unwrap();
+    rt.call("rm", &json!({})).await.unwrap();
+    let keys: Vec<String> = script
         .seen
         .lock()
         .unwrap()
         .iter()
-        .map(|s| s.key.clone())
+        .map(|s| s.key.clone().expect("a generated key"))
         .collect();
-    assert_eq!(
-        keys[..2],
-        [Some("order-42".into()), Some("order-42".into())]
+    assert_eq!(keys.len(), 3);
+    assert_eq!(keys[0], keys[1], "one key across the attempts of one call");
+    assert_ne!(keys[2], keys[0], "another call, another key");
+    assert!(
+        keys.iter()
+            .all(|k| k.len() == 32 && k.bytes().all(|b| b.is_ascii_hexdigit()))
     );
-    assert_ne!(keys[2], keys[0]);
 }
 
 #[tokio::test(start_paused = true)]
@@ -167,10 +179,6 @@ async fn hopeless_failures_are_not_retried() {
 
 #[tokio::test(start_paused = true)]
 async fn side_effecting_tools_are_retried_only_when_the_policy_opts_in() {
-    let destructive = ToolAnnotations {
-        destructive: Some(true),
-        ..ToolAnnotations::default()
-    };
     let not_idempotent = ToolAnnotations {
         idempotent: Some(false),
         ..ToolAnnotations::default()
@@ -181,7 +189,8 @@ async fn side_effecting_tools_are_retried_only_when_the_policy_opts_in() {
         ..ToolAnnotations::default()
     };
     let policy = RetryPolicy::exponential(MS).max_attempts(3);
-    for (hints, default_attempts) in [(destructive, 1), (not_idempotent, 1), (safe_to_repeat, 3)] {
+    for (hints, default_attempts) in [(destructive(), 1), (not_idempotent, 1), (safe_to_repeat, 3)]
+    {
         let script = Script::with_hints("rm", hints.clone(), [fail(busy())]);
         runtime(&script, policy.clone())
             .call("rm", &json!({}))
@@ -256,16 +265,22 @@ async fn the_last_attempt_cannot_outlive_the_overall_deadline() {
     assert_eq!(last.deadline, Some(started + Duration::from_millis(2500)));
 }
 
+/// A token a task cancels after `delay`.
+fn cancelled_in(delay: Duration) -> CancellationToken {
+    let token = CancellationToken::new();
+    let cancel = token.clone();
+    tokio::spawn(async move {
+        tokio::time::sleep(delay).await;
+        cancel.cancel();
+    });
+    token
+}
+
 #[tokio::test(start_paused = true)]
 async fn cancelling_stops_an_attempt_and_the_backoff() {
     let script = Script::new("slow", [after(Duration::from_secs(10), ok(json!(1)))]);
     let rt = runtime(&script, RetryPolicy::exponential(MS));
-    let token = CancellationToken::new();
-    let cancel = token.clone();
-    tokio::spawn(async move {
-        tokio::time::sleep(Duration::from_secs(1)).await;
-        cancel.cancel();
-    });
+    let token = cancelled_in(Duration::from_secs(1));
     let options = CallOptions::new().with_cancellation(token);
     let failure = rt.call_with("slow", &json!({}), options).await.unwrap_err();
     assert_eq!(failure.kind(), FailureKind::Cancelled);
@@ -274,12 +289,7 @@ async fn cancelling_stops_an_attempt_and_the_backoff() {
     let hinted = busy().with_retry_after(Duration::from_secs(60));
     let script = Script::new("hinted", [fail(hinted), ok(json!("ok"))]);
     let rt = runtime(&script, RetryPolicy::exponential(MS));
-    let token = CancellationToken::new();
-    let cancel = token.clone();
-    tokio::spawn(async move {
-        tokio::time::sleep(Duration::from_secs(1)).await;
-        cancel.cancel();
-    });
+    let token = cancelled_in(Duration::from_secs(1));
     let started = Instant::now();
     let options = CallOptions::new().with_cancellation(token);
     let failure = rt

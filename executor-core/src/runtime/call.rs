@@ -13,9 +13,9 @@ use tokio_util::sync::CancellationToken;
 
 use super::limit::Limits;
 use super::options::CallOptions;
-use super::retry::{RetryPolicy, Rng};
+use super::retry::{RetryPolicy, Rng, has_side_effects};
 use super::{check, trace};
-use crate::tool::{ToolAnnotations, ToolExecution, ToolExecutor};
+use crate::tool::{BoxFuture, ToolAnnotations, ToolExecution, ToolExecutor};
 use crate::{FailureKind, ToolFailure};
 
 /// What a runtime was configured with; shared by its calls and its detached tasks.
@@ -87,6 +87,15 @@ impl Limit {
 }
 
 impl Config {
+    /// Whether a call of `tool` without a caller's key gets one: when the policy may retry it
+    /// although its hints say repeating it may repeat its effect (see [`has_side_effects`]).
+    /// Other calls are safe to repeat, so a key would only cost an allocation per call.
+    fn makes_keys_for(&self, tool: &str) -> bool {
+        self.policy.attempts() > 1
+            && self.policy.retries_side_effects()
+            && self.hints.get(tool).is_some_and(has_side_effects)
+    }
+
     /// How long to wait before retrying after `failure` on attempt `attempt`, or `None` to stop:
     /// no attempts left, a failure the policy does not retry, or a delay the deadline cannot
     /// fit (the hint is never shortened to fit).
@@ -127,7 +136,7 @@ pub(super) async fn run(
     let generated;
     let key = match &options.idempotency_key {
         Some(key) => Some(key.as_str()),
-        None if config.policy.attempts() > 1 => {
+        None if config.makes_keys_for(tool) => {
             generated = config.keys.hex128();
             Some(generated.as_str())
         }
@@ -153,7 +162,8 @@ pub(super) async fn run(
                 tokio::time::sleep(delay).await;
                 Ok(())
             };
-            guard(tool, pause, None, options.cancellation.as_ref()).await?;
+            // Boxed: the timer is only needed on a retry, so a plain call's future is smaller.
+            Box::pin(guard(tool, pause, None, options.cancellation.as_ref())).await?;
             attempt += 1;
         }
     };
@@ -162,36 +172,47 @@ pub(super) async fn run(
 
 /// One attempt: a concurrency slot (waiting counts against the call's deadline), then the
 /// executor's call under the earlier of the per-attempt limit and the call's deadline.
-async fn attempt_once(
-    config: &Config,
-    tool: &str,
-    args: &Value,
-    options: &CallOptions,
+///
+/// An attempt with nothing to wait for or guard (no limit, slot, deadline or token) is the
+/// executor's own future: the guarded path's timers and semaphore waits live in a box of
+/// their own, so a plain call neither allocates for them nor moves their space around with
+/// every future that holds the attempt (measured in BENCHMARKS.md).
+fn attempt_once<'a>(
+    config: &'a Config,
+    tool: &'a str,
+    args: &'a Value,
+    options: &'a CallOptions,
     attempt: u32,
     deadline: Option<Limit>,
-    key: Option<&str>,
-) -> Result<ToolExecution, ToolFailure> {
+    key: Option<&'a str>,
+) -> BoxFuture<'a, Result<ToolExecution, ToolFailure>> {
     let token = options.cancellation.as_ref();
-    let permits = if config.limits.applies_to(tool) {
-        let waiting = async { Ok(config.limits.acquire(tool).await) };
-        Some(guard(tool, waiting, deadline, token).await?)
-    } else {
-        None
-    };
-    let own = config.attempt_timeout.map(|t| Limit {
-        at: Instant::now() + t,
-        kind: LimitKind::Attempt(t),
-    });
-    let limit = Limit::earliest(own, deadline);
-    let ctx = options.context(attempt, limit.map(|l| l.at), key);
-    let call = config.executor.execute_with_context(tool, args, ctx);
-    let outcome = if limit.is_none() && token.is_none() {
-        call.await
-    } else {
-        guard(tool, call, limit, token).await
-    };
-    drop(permits);
-    outcome
+    let plain = deadline.is_none()
+        && token.is_none()
+        && config.attempt_timeout.is_none()
+        && !config.limits.applies_to(tool);
+    if plain {
+        let ctx = options.context(attempt, None, key);
+        return config.executor.execute_with_context(tool, args, ctx);
+    }
+    Box::pin(async move {
+        let permits = if config.limits.applies_to(tool) {
+            let waiting = async { Ok(config.limits.acquire(tool).await) };
+            Some(guard(tool, waiting, deadline, token).await?)
+        } else {
+            None
+        };
+        let own = config.attempt_timeout.map(|t| Limit {
+            at: Instant::now() + t,
+            kind: LimitKind::Attempt(t),
+        });
+        let limit = Limit::earliest(own, deadline);
+        let ctx = options.context(attempt, limit.map(|l| l.at), key);
+        let call = config.executor.execute_with_context(tool, args, ctx);
+        let outcome = guard(tool, call, limit, token).await;
+        drop(permits);
+        outcome
+    })
 }
 
 /// Runs `fut` until it ends, `limit` passes or `token` fires, whichever comes first; the

@@ -31,7 +31,8 @@
 //! [`execute_with_context`](ToolExecutor::execute_with_context) with a fresh [`ToolContext`]:
 //! its 1-based [`attempt`](ToolContext::attempt), its deadline, the call's cancellation token,
 //! stream sink, expected effects and [`idempotency_key`](ToolContext::idempotency_key) (the
-//! caller's, or one the runtime makes per call when a retry is possible).
+//! caller's, or one the runtime makes per call when it may retry a tool with side effects;
+//! see [`CallOptions::with_idempotency_key`]).
 //!
 //! The runtime is itself a [`ToolExecutor`], so it can be served ([`McpServer::new`] takes
 //! any executor) or composed like any other.
@@ -55,7 +56,7 @@ use serde_json::Value;
 use tokio::sync::mpsc;
 use tokio_util::sync::{CancellationToken, DropGuard};
 
-pub use check::{MAX_SAFE_INTEGER, first_non_i_json};
+pub use check::{MAX_SAFE_INTEGER, first_non_i_json, is_i_json};
 pub use compose::{FallbackChain, PrefixRouter, PrefixRouterBuilder};
 pub use handle::{DEFAULT_HANDLE_TTL, HANDLE_BUFFER, Handle, HandleId, HandleStatus, Subscription};
 pub use options::CallOptions;

@@ -87,7 +87,8 @@ impl CallOptions {
     }
 
     /// The key every attempt sees as [`ToolContext::idempotency_key`]. Without one, the
-    /// runtime makes one per call when the call may be retried.
+    /// runtime makes one per call (32 hex digits) for a tool whose hints say it has side
+    /// effects, when its policy retries such tools; other calls get none.
     #[must_use]
     pub fn with_idempotency_key(mut self, key: impl Into<String>) -> Self {
         self.idempotency_key = Some(key.into());

@@ -102,6 +102,12 @@ impl RetryPolicy {
         self.attempts
     }
 
+    /// Whether side-effecting tools are retried.
+    #[must_use]
+    pub const fn retries_side_effects(&self) -> bool {
+        self.side_effects
+    }
+
     /// The upper bound of the jittered delay after failed attempt `attempt` (1-based):
     /// `min(max_delay, base × 2^(attempt−1))`.
     #[must_use]
@@ -125,10 +131,7 @@ impl RetryPolicy {
         let RetryDecision::Retry { after } = for_retry(failure) else {
             return None;
         };
-        let risky = hints.is_some_and(|h| {
-            h.idempotent == Some(false)
-                || (h.destructive == Some(true) && h.idempotent != Some(true))
-        });
+        let risky = hints.is_some_and(has_side_effects);
         (!risky || self.side_effects).then_some(after.unwrap_or_default())
     }
 
@@ -136,6 +139,13 @@ impl RetryPolicy {
     pub(super) fn jitter(&self) -> Rng {
         self.seed.map_or_else(Rng::from_os, Rng::seeded)
     }
+}
+
+/// Whether repeating a call may repeat its effect, by the tool's hints: it says it is not
+/// idempotent, or that it is destructive without saying it is idempotent.
+pub(super) fn has_side_effects(hints: &ToolAnnotations) -> bool {
+    hints.idempotent == Some(false)
+        || (hints.destructive == Some(true) && hints.idempotent != Some(true))
 }
 
 /// A small generator: splitmix64 over an atomic counter, so concurrent calls share one
