@@ -50,6 +50,6 @@ async fn an_mcp_server_over_a_runtime_retries_the_tools_it_serves() {
         }
     };
     assert_eq!(reply["result"]["isError"], json!(false));
-    assert_eq!(reply["result"]["structuredContent"], json!({"result": 42}));
+    assert_eq!(reply["result"]["content"][0]["text"], json!("42"));
     assert_eq!(script.attempts(), [1, 2]);
 }

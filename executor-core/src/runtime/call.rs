@@ -120,8 +120,22 @@ impl Config {
 }
 
 /// Runs `tool` to its last attempt under `options`: the result of the first success (after the
-/// output checks) or the last attempt's failure.
-pub(super) async fn run(
+/// output checks) or the last attempt's failure. A plain function around one `async fn`, so the
+/// call is one state machine (two with feature `tracing`: the span wrapper is a struct).
+pub(super) fn run<'a>(
+    config: &'a Config,
+    tool: &'a str,
+    args: &'a Value,
+    options: &'a CallOptions,
+) -> impl Future<Output = Result<ToolExecution, ToolFailure>> + Send + 'a {
+    trace::call(
+        tool,
+        &options.action_id,
+        attempts(config, tool, args, options),
+    )
+}
+
+async fn attempts(
     config: &Config,
     tool: &str,
     args: &Value,
@@ -142,32 +156,29 @@ pub(super) async fn run(
         }
         None => None,
     };
-    let attempts = async {
-        let mut attempt = 1;
-        loop {
-            let once = attempt_once(config, tool, args, options, attempt, deadline, key);
-            let failure = match trace::attempt(tool, attempt, once).await {
-                Ok(execution) => {
-                    let expected = options.expected_effects.as_ref();
-                    check::execution(tool, &execution, config.i_json, expected)?;
-                    return Ok(execution);
-                }
-                Err(failure) => failure,
-            };
-            let at = deadline.map(|d| d.at);
-            let Some(delay) = config.next_delay(tool, attempt, &failure, at) else {
-                return Err(failure);
-            };
-            let pause = async {
-                tokio::time::sleep(delay).await;
-                Ok(())
-            };
-            // Boxed: the timer is only needed on a retry, so a plain call's future is smaller.
-            Box::pin(guard(tool, pause, None, options.cancellation.as_ref())).await?;
-            attempt += 1;
-        }
-    };
-    trace::call(tool, &options.action_id, attempts).await
+    let mut attempt = 1;
+    loop {
+        let once = attempt_once(config, tool, args, options, attempt, deadline, key);
+        let failure = match trace::attempt(tool, attempt, once).await {
+            Ok(execution) => {
+                let expected = options.expected_effects.as_ref();
+                check::execution(tool, &execution, config.i_json, expected)?;
+                return Ok(execution);
+            }
+            Err(failure) => failure,
+        };
+        let at = deadline.map(|d| d.at);
+        let Some(delay) = config.next_delay(tool, attempt, &failure, at) else {
+            return Err(failure);
+        };
+        let pause = async {
+            tokio::time::sleep(delay).await;
+            Ok(())
+        };
+        // Boxed: the timer is only needed on a retry, so a plain call's future is smaller.
+        Box::pin(guard(tool, pause, None, options.cancellation.as_ref())).await?;
+        attempt += 1;
+    }
 }
 
 /// One attempt: a concurrency slot (waiting counts against the call's deadline), then the

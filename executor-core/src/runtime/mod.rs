@@ -49,6 +49,7 @@ mod retry;
 mod trace;
 
 use std::collections::HashMap;
+use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -205,8 +206,13 @@ impl Runtime {
     /// # Errors
     /// The last attempt's failure, a timeout naming the limit that fired, a cancellation, or
     /// a failed output check.
-    pub async fn call(&self, tool: &str, args: &Value) -> Result<ToolExecution, ToolFailure> {
-        call::run(&self.config, tool, args, &CallOptions::default()).await
+    pub fn call<'a>(
+        &'a self,
+        tool: &'a str,
+        args: &'a Value,
+    ) -> impl Future<Output = Result<ToolExecution, ToolFailure>> + Send + 'a {
+        static PLAIN: CallOptions = CallOptions::PLAIN;
+        call::run(&self.config, tool, args, &PLAIN)
     }
 
     /// Like [`call`](Self::call), with options.

@@ -43,6 +43,19 @@ pub struct CallOptions {
 }
 
 impl CallOptions {
+    /// What [`Runtime::call`](super::Runtime::call) uses: a value, so no call builds or drops
+    /// one.
+    pub(super) const PLAIN: Self = Self {
+        action_id: String::new(),
+        session_id: None,
+        timeout: None,
+        deadline: None,
+        expected_effects: None,
+        idempotency_key: None,
+        cancellation: None,
+        stream: None,
+    };
+
     /// No ids, no limit beyond the runtime's, no effects, no key, no cancellation, no stream.
     #[must_use]
     pub fn new() -> Self {
@@ -139,6 +152,7 @@ impl CallOptions {
 
     /// The overall deadline of a call started now, the runtime's own limit included, and the
     /// budget it leaves (for the failure that names it). No clock is read without a limit.
+    #[inline]
     pub(super) fn deadline_from(
         &self,
         runtime_limit: Option<Duration>,
