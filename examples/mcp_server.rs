@@ -3,6 +3,7 @@
 //! ```text
 //! cargo run -p examples --example mcp_server                        # stdio
 //! cargo run -p examples --example mcp_server -- --http 127.0.0.1:8080   # POST http://127.0.0.1:8080/mcp
+//! cargo run -p examples --example mcp_server -- --http 127.0.0.1:8080 --stateless  # no sessions
 //! ```
 
 use std::net::SocketAddr;
@@ -12,15 +13,15 @@ use executor_core::prelude::*;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-/// Adds two integers.
+/// Adds two integers; a sum outside the 64-bit range is an `overflow` failure.
 #[tool(read_only, idempotent, open_world = false)]
 fn add(
     /// The first addend.
     a: i64,
     /// The second addend.
     b: i64,
-) -> i64 {
-    a + b
+) -> Result<i64, MathError> {
+    a.checked_add(b).ok_or(MathError::Overflow)
 }
 
 /// Returns the text it was given.
@@ -32,9 +33,12 @@ fn echo(
     text.to_owned()
 }
 
-/// Why a division failed.
+/// Why an arithmetic tool failed.
 #[derive(Debug, thiserror::Error, ToolFailure)]
 enum MathError {
+    #[error("overflow: the sum does not fit in a 64-bit signed integer")]
+    #[failure(terminal, code = "overflow")]
+    Overflow,
     #[error("division by zero: the divisor `b` must not be 0")]
     #[failure(terminal, code = "division_by_zero")]
     DivisionByZero,
@@ -124,7 +128,7 @@ fn boom() -> String {
 }
 
 fn usage() -> ! {
-    eprintln!("usage: mcp_server [--http HOST:PORT]");
+    eprintln!("usage: mcp_server [--http HOST:PORT [--stateless]]");
     std::process::exit(2)
 }
 
@@ -133,10 +137,17 @@ async fn main() -> std::io::Result<()> {
     let tools = toolset![add, echo, divide, slow, get_weather, boom];
     // Reports this crate's name and version (`examples` 0.1.0) as `serverInfo`.
     let server = executor_core::mcp_server!(tools);
-    let mut args = std::env::args().skip(1);
-    match (args.next().as_deref(), args.next()) {
-        (None, _) => server.serve_stdio().await,
-        (Some("--http"), Some(addr)) => {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    match args.as_slice() {
+        [] => server.serve_stdio().await,
+        ["--http", addr, rest @ ..] => {
+            let stateless = match rest {
+                [] => false,
+                ["--stateless"] => true,
+                _ => usage(),
+            };
+            let server = server.with_stateless_http(stateless);
             let addr: SocketAddr = addr.parse().unwrap_or_else(|_| usage());
             let listener = tokio::net::TcpListener::bind(addr).await?;
             // The peer script waits for this line before connecting.

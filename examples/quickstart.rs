@@ -8,7 +8,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use executor_core::prelude::*;
-use executor_core::{FailureKind, ToolStreamChunk};
+use executor_core::{FailureKind, ToolSet, ToolStreamChunk};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -83,14 +83,28 @@ async fn get_weather(
     })
 }
 
+/// Why a sum failed.
+#[derive(Debug, thiserror::Error, ToolFailure)]
+pub enum AddError {
+    /// The sum does not fit in an `i64`: the same inputs always overflow.
+    #[error("overflow: {a} + {b} does not fit in a 64-bit signed integer")]
+    #[failure(terminal, code = "overflow")]
+    Overflow {
+        /// The first addend.
+        a: i64,
+        /// The second addend.
+        b: i64,
+    },
+}
+
 /// Adds two integers. Sync functions are tools too.
 ///
 /// # Arguments
 /// * `a` - The first addend.
 /// * `b` - The second addend.
 #[tool(idempotent, read_only)]
-fn add(a: i64, b: i64) -> i64 {
-    a + b
+fn add(a: i64, b: i64) -> Result<i64, AddError> {
+    a.checked_add(b).ok_or(AddError::Overflow { a, b })
 }
 
 /// Joins words, borrowing them from the request instead of copying.
@@ -205,6 +219,16 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         failure.code()
     );
     assert_eq!(failure.kind(), FailureKind::InvalidArguments);
+    let failure = tools
+        .execute_with_context("add", &json!({"a": i64::MAX, "b": 1}), ToolContext::new())
+        .await
+        .expect_err("the sum overflows");
+    println!(
+        "add(i64::MAX, 1) failed (terminal: {}, code {}): {failure}",
+        failure.is_terminal(),
+        failure.code()
+    );
+    assert_eq!(failure.code(), "overflow");
 
     println!("\n== a typed failure");
     let failure = tools

@@ -95,7 +95,7 @@ async fn detached(runtime: &Runtime) -> Result<(), ToolFailure> {
                     handle.cancel();
                 }
             }
-            ToolStreamChunk::Error { message } => println!("  ended: {message}"),
+            ToolStreamChunk::Error { message, .. } => println!("  ended: {message}"),
             other => println!("  {other:?}"),
         }
     }

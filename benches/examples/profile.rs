@@ -5,7 +5,7 @@
 //! valgrind --tool=callgrind target/release/examples/profile ours 100000
 //! ```
 //!
-//! Styles: `ours` (through the `ToolSet`), `ours_borrowed`, `ours_tool` (`Tool::call` directly),
+//! Styles: `ours` (through the `ToolSet`), `ours_execute` (the seed's plain `execute`), `ours_borrowed`, `ours_tool` (`Tool::call` directly),
 //! `ours_ctx` (`ToolSet::execute_with_context` with a new context), `runtime` (`Runtime::call`
 //! over the same set, default policy), `hand`, `none` (set-up only, to subtract); and MCP round trips over an in-memory pipe on a
 //! current-thread runtime, client and server together: `mcp_ours`, `mcp_rmcp`, `mcp_none`
@@ -82,6 +82,7 @@ fn main() {
                 None,
             ))
             .is_ok(),
+            "ours_execute" => ready(set.execute(black_box(CALLED), black_box(&params))).is_ok(),
             "ours_tool" => ready(<ours::t10 as executor_core::Tool>::call(
                 black_box(&params),
                 executor_core::ToolContext::new(),
@@ -98,7 +99,7 @@ fn main() {
             "none" => true,
             other => {
                 panic!(
-                    "unknown style `{other}`: ours, ours_borrowed, ours_tool, ours_ctx, runtime, hand, none or mcp_*"
+                    "unknown style `{other}`: ours, ours_execute, ours_borrowed, ours_tool, ours_ctx, runtime, hand, none or mcp_*"
                 )
             }
         };

@@ -79,6 +79,7 @@ macro_rules! twenty {
 
 /// Our tools: plain functions under `#[tool]`, served by a `toolset!`.
 pub mod ours {
+    use executor_core::ToolSet;
     use executor_core::prelude::*;
 
     use super::Reply;
@@ -104,6 +105,7 @@ pub mod ours {
 
     /// The same tools borrowing `name` from the request instead of allocating a `String`.
     pub mod borrowed {
+        use executor_core::ToolSet;
         use executor_core::prelude::*;
 
         use super::super::Reply;
@@ -353,3 +355,5 @@ pub mod mcp {
         result.structured_content
     }
 }
+
+pub mod http;

@@ -30,7 +30,7 @@
 //!
 //! // Wrong arguments are a failure a model can act on, never a panic.
 //! let err = tools.execute("add", &json!({"a": "two", "b": 1})).await.unwrap_err();
-//! assert_eq!(err, "a: expected i64, got string \"two\"");
+//! assert_eq!(err, "a: expected an integer, got \"two\"");
 //!
 //! // The function is still an ordinary function.
 //! assert_eq!(greet("Ada", true), "Hello, Ada!");
@@ -98,7 +98,7 @@
 //! ```
 //! use executor_core::prelude::*;
 //! use executor_core::failure::transport::{for_retry, RetryDecision};
-//! use executor_core::REDACTED_MESSAGE;
+//! use executor_core::{REDACTED_MESSAGE, ToolSet};
 //! use std::time::Duration;
 //!
 //! #[derive(Debug, thiserror::Error, ToolFailure)]
@@ -152,22 +152,10 @@
 //! # });
 //! ```
 //!
-//! | key | on | effect |
-//! |---|---|---|
-//! | `ordinary`, `terminal`, `unhandled` | enum, variant, struct | the class; `ordinary` when none is given |
-//! | `code = "…"` | variant, struct | the stable code, lowercase `snake_case` (`^[a-z][a-z0-9_]*$`, at most 64 bytes); default: the variant's (or struct's) name in `snake_case`, `HTTPError` → `http_error` |
-//! | `retry_after = "200ms"` | enum, variant, struct | the retry hint (`ms`, `s`, `m`, `h`); only on ordinary failures |
-//! | `kind = …` | enum, variant, struct | [`FailureKind`]: `invalid_arguments`, `timeout`, `cancelled`, `tool` (default) or `internal` (redacted unless `redact = false`) |
-//! | `redact`, `redact = false` | enum, variant, struct | peers see [`REDACTED_MESSAGE`] and no data; the original stays in `Debug`, `source()` and [`withheld_message`](ToolFailure::withheld_message) |
-//! | `data`, `data = false` | enum, variant, struct | the fields, serialized, become the failure's [`data`](ToolFailure::data): named fields an object, one positional field its value, several an array; only these fields need `Serialize` |
-//! | `skip` | field | leaves the field out of `data` (a `#[source]` error, say) |
-//! | `crate = ::path` | enum, struct | where `executor_core` is, for re-exports |
-//!
-//! Keys on the enum are defaults that each variant overrides: `#[failure(terminal, redact)]`
-//! on the enum and `#[failure(ordinary, redact = false)]` on one variant. The derive also
-//! implements [`failure::FailureCodes`]; a tool whose error type does not derive it (a
-//! `String`, a `ToolFailure`, a hand-written `From`) lists no codes. Generic error types and
-//! ones with lifetimes work; their source is a snapshot of the error's text and chain.
+//! The keys (`terminal`, `code`, `retry_after`, `kind`, `redact`, `data`, `skip`, `crate`) are
+//! listed on the derive, [`ToolFailure`](derive@ToolFailure); keys on the enum are defaults
+//! each variant overrides. A tool whose error type does not derive it (a `String`, a
+//! `ToolFailure`, a hand-written `From`) lists no codes.
 //!
 //! Other error types convert too: `String` and `&str` are ordinary failures shown as is;
 //! `Box<dyn Error + Send + Sync>` (and `anyhow::Error` with the `anyhow` feature) are ordinary
@@ -187,36 +175,47 @@
 //! }
 //! ```
 //!
-//! ```compile_fail
-//! use executor_core::prelude::*;
-//! #[derive(Debug, thiserror::Error, ToolFailure)]
-//! enum E {
-//!     #[error("gone")]
-//!     #[failure(terminal, retry_after = "1s")] // a terminal failure is never retried
-//!     Gone,
-//! }
-//! ```
-//!
 //! ## Map of the crate
-//! - [`ToolExecutor`]: the seed contract plus [`ToolExecutor::execute_with_context`], the one
-//!   path generated executors funnel every method into.
+//! - The macros carry their reference, every key and rule: [`#[tool]`](macro@tool),
+//!   [`#[tools]`](macro@tools), [`toolset!`], [`#[derive(ToolFailure)]`](derive@ToolFailure)
+//!   (and, with `a2a`, `#[agent]` and `agent_executor!`).
+//! - [`ToolExecutor`]: the seed contract plus [`ToolExecutor::execute_with_context`].
+//! - [`ContextExecutor`]: the one method with the full context that generated executors
+//!   implement; a blanket impl gives every [`ToolExecutor`] method from it.
 //! - [`ToolSet`]: free-fn tools and executors behind one name-dispatching executor.
 //! - [`ToolFailure`](struct@ToolFailure): ordinary / terminal / unhandled, with a code, kind, retry hint and data;
 //!   `#[derive(ToolFailure)]` and the per-transport table in [`failure::transport`].
 //! - [`ToolContext`]: ids, attempt, deadline, cancellation, progress and state changes.
-//! - [`schema`]: the canonical JSON Schemas and the argument decoder.
+//! - [`schema`]: the canonical JSON Schemas (2020-12) of tool inputs and outputs.
 //! - `agent` (feature `a2a`): A2A agents: `agent_executor!`, `#[agent]`, `Emitter`, `ToolAgent`,
 //!   `serve`.
+//! - `mcp` (features `mcp`, `mcp-http`): `McpServer` and `mcp_server!` serve any executor over
+//!   MCP; `McpToolExecutor` uses an MCP server's tools as an executor.
+//! - `subprocess` (feature `subprocess`): `SubprocessToolExecutor`, one process per call.
+//!
+//! ## Cargo features
+//! None is on by default: a tools-only build compiles neither hyper, rmcp nor the A2A crates.
+//!
+//! | feature | adds | pulls in |
+//! |---|---|---|
+//! | `a2a` | `agent`: `#[agent]`, `agent_executor!`, `ToolAgent`, `serve` | `a2a-protocol-server` 0.15, `a2a-protocol-types`, hyper |
+//! | `mcp` | `mcp`: `McpServer` on stdio, `McpToolExecutor` for stdio servers | `rmcp` (server, client, child process) |
+//! | `mcp-http` | `mcp` plus streamable HTTP both ways | `mcp`, hyper, hyper-util, reqwest (plain HTTP) |
+//! | `subprocess` | `subprocess`: `SubprocessToolExecutor` | `nix` (process groups, Unix) |
+//! | `anyhow` | `From<anyhow::Error> for ToolFailure` | `anyhow` |
 
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 #[cfg(feature = "a2a")]
+#[cfg_attr(docsrs, doc(cfg(feature = "a2a")))]
 pub mod agent;
 pub mod failure;
 #[cfg(feature = "mcp")]
 #[cfg_attr(docsrs, doc(cfg(feature = "mcp")))]
 pub mod mcp;
 mod millis;
+#[cfg(any(feature = "subprocess", feature = "mcp"))]
+mod process_group;
 pub mod runtime;
 pub mod schema;
 #[cfg(feature = "subprocess")]
@@ -232,25 +231,31 @@ pub mod __private;
 /// different namespaces, as with serde's `Serialize`).
 pub use executor_macros::ToolFailure;
 #[cfg(feature = "a2a")]
+#[cfg_attr(docsrs, doc(cfg(feature = "a2a")))]
 pub use executor_macros::{agent, agent_executor};
 pub use executor_macros::{tool, tools, toolset};
 pub use failure::{Classification, FailureKind, REDACTED_MESSAGE, ToolFailure};
 pub use tool::{
-    BoxFuture, DuplicateTool, FnTool, PlainFn, STREAM_CAPACITY, SpecList, Tool, ToolAnnotations,
-    ToolContext, ToolExecution, ToolExecutor, ToolSet, ToolSetBuilder, ToolSpec, ToolStreamChunk,
-    spawn_stream,
+    BoxFuture, CatchUnwind, ContextExecutor, DuplicateTool, Panic, STREAM_CAPACITY, SpecList, Tool,
+    ToolAnnotations, ToolContext, ToolExecution, ToolExecutor, ToolSet, ToolSetBuilder, ToolSpec,
+    ToolStreamChunk, spawn_stream,
 };
 
 #[cfg(feature = "mcp")]
+#[cfg_attr(docsrs, doc(cfg(feature = "mcp")))]
 pub use mcp::{McpServer, McpServerConfig, McpToolExecutor};
 #[cfg(feature = "subprocess")]
+#[cfg_attr(docsrs, doc(cfg(feature = "subprocess")))]
 pub use subprocess::{SubprocessTool, SubprocessToolExecutor};
 
-/// Re-exports for tool authors: `use executor_core::prelude::*;`.
+/// What every tool author needs: `use executor_core::prelude::*;`.
+///
+/// The macros, the context a tool takes, its failure type (and derive), and the executor
+/// trait whose methods call tools. Nothing else: the names `Tool` and `ToolSet` would clash
+/// with `rmcp::model::Tool` and `rig::tool::{Tool, ToolSet}` in crates that use those too, so
+/// import `executor_core::{ToolSet, …}` by name where you need them (`#[tool]` gives every
+/// tool an inherent `spec()`, so the `Tool` trait is rarely needed).
 pub mod prelude {
-    pub use crate::{
-        Tool, ToolContext, ToolExecution, ToolExecutor, ToolFailure, ToolSet, ToolSpec,
-        ToolStreamChunk, tool, tools, toolset,
-    };
+    pub use crate::{ToolContext, ToolExecutor, ToolFailure, tool, tools, toolset};
     pub use serde_json::json;
 }

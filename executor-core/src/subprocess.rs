@@ -27,10 +27,12 @@ use serde_json::{Value, json};
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWriteExt};
 use tokio::process::Command;
 
+use crate::process_group::{Group, own_group};
 use crate::tool::SpecList;
+use crate::tool::route::unserved;
 use crate::{
-    BoxFuture, Classification, FailureKind, ToolContext, ToolExecution, ToolExecutor, ToolFailure,
-    ToolSpec,
+    BoxFuture, Classification, ContextExecutor, FailureKind, ToolContext, ToolExecution,
+    ToolExecutor, ToolFailure, ToolSpec,
 };
 
 /// A tool's own time limit when none is set (the seed's default).
@@ -158,8 +160,7 @@ impl SubprocessTool {
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .kill_on_drop(true);
-        #[cfg(unix)]
-        command.process_group(0);
+        own_group(&mut command);
         if let Some(dir) = &self.cwd {
             command.current_dir(dir);
         }
@@ -293,44 +294,6 @@ impl SubprocessToolExecutor {
             ToolFailure::ordinary(format!("subprocess tool `{name}`: wait failed: {e}"))
         })?;
         parse_response(name, id, tool.max_stdout, status, &out, &err)
-    }
-}
-
-/// Kills a process group (the tool's process and everything it started) unless disarmed.
-struct Group {
-    pid: Option<u32>,
-    armed: std::sync::atomic::AtomicBool,
-}
-
-impl Group {
-    fn new(pid: Option<u32>) -> Self {
-        Self {
-            pid,
-            armed: std::sync::atomic::AtomicBool::new(true),
-        }
-    }
-
-    fn kill(&self) {
-        #[cfg(unix)]
-        if let Some(pid) = self.pid.and_then(|p| i32::try_from(p).ok()) {
-            // ESRCH (the group is already gone) is the expected outcome after a clean exit.
-            let _ = nix::sys::signal::killpg(
-                nix::unistd::Pid::from_raw(pid),
-                nix::sys::signal::Signal::SIGKILL,
-            );
-        }
-    }
-
-    fn disarm(&self) {
-        self.armed.store(false, Ordering::Relaxed);
-    }
-}
-
-impl Drop for Group {
-    fn drop(&mut self) {
-        if self.armed.load(Ordering::Relaxed) {
-            self.kill();
-        }
     }
 }
 
@@ -485,20 +448,15 @@ fn tool_error(name: &str, error: &Value) -> ToolFailure {
     failure
 }
 
-impl ToolExecutor for SubprocessToolExecutor {
-    crate::__funnel_seed_methods!();
-
-    fn execute_with_context<'a>(
+impl ContextExecutor for SubprocessToolExecutor {
+    fn call<'a>(
         &'a self,
         tool: &'a str,
         params: &'a Value,
         ctx: ToolContext,
     ) -> BoxFuture<'a, Result<ToolExecution, ToolFailure>> {
         let Some(&i) = self.index.get(tool) else {
-            return match &self.fallback {
-                Some(fallback) => fallback.execute_with_context(tool, params, ctx),
-                None => Box::pin(std::future::ready(Err(ToolFailure::unknown_tool(tool)))),
-            };
+            return unserved(self.fallback.as_ref(), tool, params, ctx);
         };
         let entry = Arc::clone(&self.tools[i].1);
         Box::pin(async move {
@@ -508,7 +466,7 @@ impl ToolExecutor for SubprocessToolExecutor {
         })
     }
 
-    fn specs(&self) -> SpecList {
+    fn list_specs(&self) -> SpecList {
         Arc::clone(&self.specs)
     }
 }

@@ -347,30 +347,6 @@ async fn shutdown_stops_the_server() {
     );
 }
 
-#[tokio::test]
-async fn an_oversized_request_is_refused_not_hung() {
-    let server = echo_server().await;
-    let text = "x".repeat(5 * 1024 * 1024);
-    let body =
-        json!({"jsonrpc": "2.0", "id": 1, "method": "SendMessage", "params": text_message(&text)})
-            .to_string();
-    let response = request(
-        server.local_addr(),
-        "POST",
-        "/",
-        &[V1, ("Content-Type", "application/json")],
-        Some(&body),
-    )
-    .await;
-    // JSON-RPC answers over HTTP 200 with the error in the body.
-    let error = &response.json()["error"];
-    assert_eq!(error["code"], -32700, "{error}");
-    assert!(
-        error["message"].as_str().unwrap().contains("too large"),
-        "{error}"
-    );
-}
-
 /// Pushes its results.
 #[executor_core::agent(push_notifications, skill(id = "push", tags = ["push"]))]
 impl Pusher {
@@ -421,4 +397,68 @@ async fn an_invalid_card_is_refused_when_binding() {
     .await
     .expect_err("a card without skills is refused");
     assert!(error.to_string().contains("skill"), "{error}");
+}
+
+/// A `SendMessage` request whose text makes the body `mib` MiB or a little more.
+fn body_of(mib: usize) -> String {
+    let params = text_message(&"x".repeat(mib << 20));
+    json!({"jsonrpc": "2.0", "id": 1, "method": "SendMessage", "params": params}).to_string()
+}
+
+#[tokio::test]
+async fn an_oversized_body_gets_413_naming_the_limit_instead_of_a_reset() {
+    let server = echo_server().await;
+    let addr = server.local_addr();
+    let headers = [("Content-Type", "application/json"), V1];
+    for mib in [5, 20] {
+        let body = body_of(mib);
+        let response = request(addr, "POST", "/", &headers, Some(&body)).await;
+        assert_eq!(response.status, 413, "{mib} MiB: {}", response.body);
+        let error = &response.json()["error"];
+        assert_eq!(error["code"], -32600, "{error}");
+        assert_eq!(
+            error["message"],
+            format!(
+                "request body of {} bytes exceeds the 4194304-byte limit (AgentServer::with_max_request_bytes)",
+                body.len()
+            )
+        );
+    }
+    // The server is still there.
+    let task = rpc(addr, "SendMessage", text_message("still here")).await;
+    assert_eq!(a2a_support::artifact_texts(&task["task"]), ["still here"]);
+}
+
+#[tokio::test]
+async fn the_body_limit_is_settable() {
+    let server = AgentServer::bind("127.0.0.1:0", Echo)
+        .await
+        .expect("bind")
+        .with_max_request_bytes(8 << 20)
+        .spawn();
+    let headers = [("Content-Type", "application/json"), V1];
+    let response = request(
+        server.local_addr(),
+        "POST",
+        "/",
+        &headers,
+        Some(&body_of(5)),
+    )
+    .await;
+    assert_eq!(response.status, 200);
+    assert!(
+        response.json()["result"]["task"].is_object(),
+        "5 MiB fit under 8 MiB"
+    );
+    let body = body_of(9);
+    let response = request(server.local_addr(), "POST", "/", &headers, Some(&body)).await;
+    assert_eq!(response.status, 413);
+    assert!(
+        response.json()["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("exceeds the 8388608-byte limit"),
+        "{}",
+        response.body
+    );
 }

@@ -3,6 +3,11 @@
 
 mod a2a_support;
 
+// The quickstart's tools, to check the skill examples of the tools a newcomer sees first.
+#[path = "../../examples/quickstart.rs"]
+#[allow(dead_code, unreachable_pub)] // the tour's `main` is not used here
+mod quickstart;
+
 use std::time::Duration;
 
 use a2a_support::{V1, request, rpc, send_params, wait_for_state};
@@ -90,7 +95,7 @@ async fn the_card_lists_one_skill_per_tool_with_its_schemas() {
         json!({
             "id": "add", "name": "add", "description": "Adds two numbers.",
             "tags": ["tool", "read-only", "idempotent"],
-            "examples": ["{\"arguments\":{},\"tool\":\"add\"}"],
+            "examples": ["{\"arguments\":{\"a\":1,\"b\":1},\"tool\":\"add\"}"],
             "inputModes": ["application/json"], "outputModes": ["application/json"],
         })
     );
@@ -140,6 +145,9 @@ async fn a_failure_fails_the_task_with_its_message_code_and_class() {
         message["metadata"]["a2a-rust.com/failure"],
         "invalid-request"
     );
+    // The blocking answer keeps the code too (issue 15: only the streamed status update had
+    // it, and the task a blocking send returns drops the event's metadata).
+    assert_eq!(message["metadata"]["code"], "division_by_zero", "{task}");
 
     let task = rpc(
         addr,
@@ -151,7 +159,7 @@ async fn a_failure_fails_the_task_with_its_message_code_and_class() {
     assert_eq!(task["status"]["state"], "TASK_STATE_FAILED", "{task}");
     assert_eq!(
         task["status"]["message"]["parts"][0]["text"],
-        "a: expected i64, got string \"two\""
+        "a: expected an integer, got \"two\""
     );
     assert_eq!(
         task["status"]["message"]["metadata"]["a2a-rust.com/failure"],
@@ -305,4 +313,78 @@ async fn a_tools_service_is_an_agent_too() {
         );
     }
     assert_eq!(*notes.notes.lock().unwrap(), ["milk", "milk"]);
+}
+
+/// Each skill's example in the card, sent back as it is, is a call the tool accepts: the
+/// quickstart's tools complete, and `get_weather`, whose sample city is not one it knows, fails
+/// with its own typed failure rather than an argument error.
+#[tokio::test]
+async fn each_quickstart_skill_example_is_a_call_the_tool_accepts() {
+    let agent = ToolAgent::new(quickstart::tools().expect("distinct names"));
+    let server = AgentServer::bind("127.0.0.1:0", agent)
+        .await
+        .expect("bind")
+        .spawn();
+    let addr = server.local_addr();
+    let card = request(addr, "GET", "/.well-known/agent-card.json", &[], None)
+        .await
+        .json();
+    let mut outcomes = Vec::new();
+    for skill in card["skills"].as_array().expect("skills") {
+        let [example] = skill["examples"].as_array().expect("an example").as_slice() else {
+            panic!("one example per skill: {skill}");
+        };
+        let example = example.as_str().expect("a string");
+        let call: Value = serde_json::from_str(example).expect("the example is JSON");
+        let task = rpc(addr, "SendMessage", send_params(&json!([{ "data": call }]))).await;
+        let task = &task["task"];
+        let outcome = match task["status"]["state"].as_str() {
+            Some("TASK_STATE_COMPLETED") => task["artifacts"][0]["parts"][0]["data"].clone(),
+            _ => task["status"]["message"]["parts"][0]["text"].clone(),
+        };
+        outcomes.push((example.to_owned(), outcome));
+    }
+    let expected = [
+        (
+            r#"{"arguments":{"city":"example"},"tool":"get_weather"}"#,
+            json!("weather service unavailable"),
+        ),
+        (r#"{"arguments":{"a":1,"b":1},"tool":"add"}"#, json!(2)),
+        (
+            r#"{"arguments":{"words":["example"]},"tool":"join_words"}"#,
+            json!("example"),
+        ),
+        (
+            r#"{"arguments":{"text":"example"},"tool":"trim"}"#,
+            json!("example"),
+        ),
+        (r#"{"arguments":{},"tool":"bump"}"#, json!(1)),
+        (r#"{"arguments":{},"tool":"read"}"#, json!(1)),
+    ]
+    .map(|(example, outcome)| (example.to_owned(), outcome));
+    assert_eq!(outcomes, expected);
+}
+
+/// A blocking `SendMessage` answers with the task: its status message carries the failure's
+/// code and data beside the class, as the streamed status update's metadata does.
+#[tokio::test]
+async fn a_blocking_send_keeps_the_failure_code_and_data() {
+    let agent = ToolAgent::new(quickstart::tools().expect("distinct names"));
+    let server = AgentServer::bind("127.0.0.1:0", agent)
+        .await
+        .expect("bind")
+        .spawn();
+    let call = json!({"tool": "get_weather", "arguments": {"city": "Atlantis"}});
+    let task = rpc(
+        server.local_addr(),
+        "SendMessage",
+        send_params(&json!([{ "data": call }])),
+    )
+    .await["task"]
+        .clone();
+    assert_eq!(task["status"]["state"], "TASK_STATE_FAILED", "{task}");
+    let metadata = &task["status"]["message"]["metadata"];
+    assert_eq!(metadata["code"], "unknown_city", "{task}");
+    assert_eq!(metadata["data"], json!({"city": "Atlantis"}), "{task}");
+    assert_eq!(metadata["a2a-rust.com/failure"], "invalid-request");
 }

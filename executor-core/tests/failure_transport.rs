@@ -162,13 +162,7 @@ fn every_row_of_the_table() {
         let failure = &row.failure;
         assert_eq!(for_retry(failure), row.retry, "{name}: retry");
         match (for_mcp(failure), &row.mcp) {
-            (
-                McpOutcome::ToolError {
-                    text,
-                    structured: got,
-                },
-                Mcp::Tool(expected),
-            ) => {
+            (McpOutcome::ToolError { text, details: got }, Mcp::Tool(expected)) => {
                 assert_eq!(text, row.text, "{name}: mcp text");
                 assert_eq!(&got, expected, "{name}: mcp structured");
                 assert_eq!(&structured(failure), expected, "{name}: structured");
@@ -185,6 +179,7 @@ fn every_row_of_the_table() {
                 terminal: row.a2a,
                 message: row.text.to_owned(),
                 code: failure.code().to_owned(),
+                data: failure.data().cloned(),
             },
             "{name}: a2a"
         );
@@ -258,7 +253,7 @@ fn a_derived_enum_through_the_table() {
         for_mcp(&unknown),
         McpOutcome::ToolError {
             text: "unknown city `Atlantis`".into(),
-            structured: json!({
+            details: json!({
                 "code": "unknown_city", "kind": "tool", "classification": "terminal",
                 "data": {"city": "Atlantis"}
             }),

@@ -105,7 +105,7 @@ async fn calls_return_values_and_failures_keep_their_meaning() {
         .execute_with_context("add", &json!({"a": "x", "b": 1}), ctx())
         .await
         .unwrap_err();
-    assert_eq!(failure.message(), "a: expected i64, got string \"x\"");
+    assert_eq!(failure.message(), "a: expected an integer, got \"x\"");
     assert_eq!(failure.kind(), FailureKind::InvalidArguments);
 
     let failure = executor

@@ -105,13 +105,61 @@ fn text(result: &Value) -> &str {
     result["result"]["content"][0]["text"].as_str().unwrap()
 }
 
+/// A failed call's details, from `_meta`.
+fn failure(result: &Value) -> &Value {
+    &result["result"]["_meta"]["executor/failure"]
+}
+
+/// The per-request `_meta` of protocol 2026-07-28.
+fn meta_2026() -> Value {
+    json!({
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": {},
+        "io.modelcontextprotocol/clientInfo": {"name": "wire-test", "version": "1"}
+    })
+}
+
 #[tokio::test]
-async fn discover_before_initialize_is_method_not_found_then_the_handshake_works() {
+async fn discover_offers_2026_07_28_and_its_requests_need_no_handshake() {
     let mut wire = Wire::start(server());
-    let discover = json!({"_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28"}});
-    let reply = wire.request(1, "server/discover", discover).await;
-    assert_eq!(reply["error"]["code"], -32601, "{reply}");
-    let reply = wire.request(2, "tools/list", json!({})).await;
+    let reply = wire
+        .request(1, "server/discover", json!({"_meta": meta_2026()}))
+        .await;
+    let result = &reply["result"];
+    assert!(
+        result["supportedVersions"]
+            .as_array()
+            .is_some_and(|v| v.contains(&json!("2026-07-28")) && v.contains(&json!("2025-11-25"))),
+        "{reply}"
+    );
+    assert_eq!(
+        result["_meta"]["io.modelcontextprotocol/serverInfo"],
+        json!({"name": "executor-core", "version": env!("CARGO_PKG_VERSION")})
+    );
+    assert!(result["capabilities"]["tools"].is_object(), "{reply}");
+    assert_eq!(result["resultType"], "complete");
+    assert_eq!(
+        (&result["ttlMs"], &result["cacheScope"]),
+        (&json!(0), &json!("private"))
+    );
+
+    let params = json!({"name": "add", "arguments": {"a": 2, "b": 40}, "_meta": meta_2026()});
+    let reply = wire.request(2, "tools/call", params).await;
+    assert_eq!(
+        reply["result"],
+        json!({
+            "content": [{"type": "text", "text": "42"}],
+            "structuredContent": {"result": 42},
+            "isError": false,
+            "resultType": "complete"
+        })
+    );
+}
+
+#[tokio::test]
+async fn before_initialize_a_request_without_meta_is_refused_then_the_handshake_works() {
+    let mut wire = Wire::start(server());
+    let reply = wire.request(1, "tools/list", json!({})).await;
     assert_eq!(reply["error"]["code"], -32600, "{reply}");
     assert_eq!(
         reply["error"]["message"],
@@ -125,10 +173,12 @@ async fn discover_before_initialize_is_method_not_found_then_the_handshake_works
     );
     assert_eq!(init["result"]["protocolVersion"], "2025-06-18");
     assert!(init["result"]["capabilities"]["tools"].is_object());
-    let reply = wire.request(3, "server/discover", json!({})).await;
+    let reply = wire.call(2, "add", json!({"a": 1, "b": 1})).await;
+    assert_eq!(reply["result"]["structuredContent"], json!({"result": 2}));
     assert_eq!(
-        reply["error"]["code"], -32601,
-        "after the handshake too: {reply}"
+        reply["result"].get("resultType"),
+        None,
+        "older protocol: {reply}"
     );
 }
 
@@ -255,19 +305,25 @@ async fn failures_are_is_error_results_and_the_server_keeps_answering() {
     let mut wire = Wire::start(server());
     wire.initialize().await;
     let reply = wire.call(1, "add", json!({"a": "two", "b": 1})).await;
-    assert_eq!(reply["result"]["isError"], true);
-    assert_eq!(text(&reply), "a: expected i64, got string \"two\"");
+    let details = json!({"code": "invalid_arguments", "kind": "invalid_arguments", "classification": "ordinary"});
+    // The details ride in `_meta` and a second text block; `structuredContent` is for
+    // successes (its schema is the tool's output schema).
     assert_eq!(
-        reply["result"]["structuredContent"],
-        json!({"code": "invalid_arguments", "kind": "invalid_arguments", "classification": "ordinary"})
+        reply["result"],
+        json!({
+            "content": [
+                {"type": "text", "text": "a: expected an integer, got \"two\""},
+                {"type": "text", "text": details.to_string()}
+            ],
+            "isError": true,
+            "_meta": {"executor/failure": details}
+        })
     );
     let reply = wire.call(2, "refuse", json!({})).await;
     assert_eq!(text(&reply), "not today");
-    assert_eq!(
-        reply["result"]["structuredContent"]["classification"],
-        "terminal"
-    );
-    assert_eq!(reply["result"]["structuredContent"]["code"], "refused");
+    assert_eq!(failure(&reply)["classification"], "terminal");
+    assert_eq!(failure(&reply)["code"], "refused");
+    assert_eq!(reply["result"].get("structuredContent"), None);
 
     let reply = wire.call(3, "leak", json!({})).await;
     assert_eq!(text(&reply), executor_core::REDACTED_MESSAGE);
@@ -325,7 +381,7 @@ async fn a_panicking_hand_written_executor_still_gets_an_answer() {
     assert_eq!(text(&reply), "tool `lazy` panicked");
     let reply = wire.call(2, "eager", json!({})).await;
     assert_eq!(text(&reply), "tool `eager` panicked");
-    assert_eq!(reply["result"]["structuredContent"]["kind"], "internal");
+    assert_eq!(failure(&reply)["kind"], "internal");
 }
 
 #[tokio::test]

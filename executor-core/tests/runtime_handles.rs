@@ -5,6 +5,7 @@ mod runtime_support;
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
+use executor_core::failure::transport::for_stream;
 use executor_core::runtime::{HANDLE_BUFFER, HandleId, HandleStatus, RetryPolicy, Runtime};
 use executor_core::tool::ToolStreamChunk;
 use executor_core::{FailureKind, ToolFailure};
@@ -66,9 +67,7 @@ async fn cancelling_a_handle_drops_the_call_and_ends_it_cancelled() {
     assert_eq!(handle.status(), HandleStatus::Cancelled);
     assert_eq!(
         watcher.next().await,
-        Some(ToolStreamChunk::Error {
-            message: "tool `slow` was cancelled".into()
-        })
+        Some(for_stream(&ToolFailure::cancelled("slow")))
     );
     assert_eq!(watcher.next().await, None);
     assert_eq!(script.dropped.load(Ordering::SeqCst), 1);
@@ -85,9 +84,7 @@ async fn a_failed_call_ends_failed_with_its_last_failure() {
     assert_eq!(handle.status(), HandleStatus::Failed);
     assert_eq!(
         watcher.next().await,
-        Some(ToolStreamChunk::Error {
-            message: "no such city".into()
-        })
+        Some(for_stream(&ToolFailure::terminal("no such city")))
     );
 }
 

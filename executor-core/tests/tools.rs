@@ -19,7 +19,7 @@ use std::time::Duration;
 
 use common::assert_snapshot;
 use executor_core::prelude::*;
-use executor_core::{BoxFuture, FailureKind, ToolStreamChunk};
+use executor_core::{BoxFuture, FailureKind, Tool, ToolSet, ToolSpec, ToolStreamChunk};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -370,17 +370,17 @@ fn bad_arguments_are_invalid_argument_failures_naming_the_path() {
             (
                 "add",
                 json!({"a": 1, "b": "two"}),
-                "b: expected i64, got string \"two\"",
+                "b: expected an integer, got \"two\"",
             ),
             (
                 "add",
                 json!({"a": 1}),
-                "b: missing required argument (expected i64)",
+                "b: missing required argument; expected an integer",
             ),
             (
                 "add",
                 json!({"a": 1, "b": 2, "c": 3}),
-                "c: unknown argument; expected one of `a`, `b`",
+                "c: unknown argument; expected one of \"a\", \"b\"",
             ),
             (
                 "add",
@@ -390,7 +390,7 @@ fn bad_arguments_are_invalid_argument_failures_naming_the_path() {
             (
                 "add",
                 json!("1 + 2"),
-                "arguments: expected an object, got string \"1 + 2\"",
+                "arguments: expected an object, got \"1 + 2\"",
             ),
             (
                 "ping",
@@ -400,27 +400,27 @@ fn bad_arguments_are_invalid_argument_failures_naming_the_path() {
             (
                 "weather",
                 json!({"location": {"city": 5}, "days": 1, "tags": []}),
-                "location.city: expected a string, got integer `5`",
+                "location.city: expected a string, got 5",
             ),
             (
                 "weather",
                 json!({"location": {"city": "Oslo"}, "days": -1, "tags": []}),
-                "days: expected u32, got integer `-1`",
+                "days: expected an integer from 0 to 4294967295, got -1",
             ),
             (
                 "weather",
                 json!({"location": {"city": "Oslo"}, "days": 1, "tags": ["a", 2]}),
-                "tags[1]: expected a string, got integer `2`",
+                "tags[1]: expected a string, got 2",
             ),
             (
                 "weather",
                 json!({"location": {"city": "Oslo"}, "unit": "kelvin", "days": 1, "tags": []}),
-                "unit: unknown variant `kelvin`, expected `celsius` or `fahrenheit`",
+                "unit: unknown value \"kelvin\"; expected \"celsius\" or \"fahrenheit\"",
             ),
             (
                 "join_words",
                 json!({"words": ["a"], "shout": true}),
-                "shout: unknown argument; expected one of `words`, `separator`, `upper`",
+                "shout: unknown argument; expected one of \"words\", \"separator\", \"upper\"",
             ),
         ];
         for (tool, params, message) in cases {
@@ -568,20 +568,16 @@ fn cancellation_drops_the_tool_future() {
 }
 
 #[test]
-fn tools_that_do_not_read_their_context_are_called_without_one() {
-    assert!(<add as Tool>::CALL_PLAIN.is_some());
-    assert!(<nap as Tool>::CALL_PLAIN.is_some());
-    assert!(
-        <whoami as Tool>::CALL_PLAIN.is_none(),
-        "takes `&ToolContext`"
-    );
-    assert!(<sleepy as Tool>::CALL_PLAIN.is_none(), "has a `timeout`");
+fn tools_that_do_not_read_their_context_answer_alike_under_any_seed_method() {
     rt().block_on(async {
-        let plain = <add as Tool>::CALL_PLAIN.unwrap();
-        let out = plain(&json!({"a": 2, "b": 3})).await.unwrap();
+        let out = <add as Tool>::call(&json!({"a": 2, "b": 3}), ToolContext::new())
+            .await
+            .unwrap();
         assert_eq!(out.output, json!(5));
         assert!(out.state_changes.is_empty());
-        let failure = plain(&json!({"a": "two"})).await.unwrap_err();
+        let failure = <add as Tool>::call(&json!({"a": "two"}), ToolContext::new())
+            .await
+            .unwrap_err();
         assert_eq!(failure.kind(), FailureKind::InvalidArguments);
 
         // Every seed method, whatever it carries, gets the same answer.
@@ -630,10 +626,10 @@ fn tools_without_a_context_still_honour_deadlines_and_tokens() {
         );
 
         NAP_DROPPED.store(false, Ordering::SeqCst);
-        let failure = bounded(<nap as Tool>::call(
+        let failure = bounded(Box::pin(<nap as Tool>::call(
             &params,
             ToolContext::new().with_timeout(Duration::from_millis(20)),
-        ))
+        )))
         .await
         .expect("a deadline bounds `Tool::call` too")
         .unwrap_err();
@@ -754,13 +750,43 @@ fn streams_carry_progress_data_and_a_terminal_chunk() {
             .unwrap();
         assert_eq!(
             drain(rx).await,
-            vec![json!({"kind": "error", "message": "a: expected i64, got string \"x\""})]
+            vec![
+                json!({"kind": "error", "message": "a: expected an integer, got \"x\"",
+                        "code": "invalid_arguments", "classification": "ordinary"})
+            ]
         );
         let rx = tools.execute_stream("nope", &json!({}), "a").await.unwrap();
         assert_eq!(
             drain(rx).await,
-            vec![json!({"kind": "error", "message": "unknown tool `nope`"})]
+            vec![json!({"kind": "error", "message": "unknown tool `nope`",
+                        "code": "unknown_tool", "classification": "ordinary"})]
         );
+        // A terminal failure keeps its class and code on the stream (issue 15: the chunk
+        // carried only the message, so a streaming caller could not tell it from a retryable one).
+        let rx = tools
+            .execute_stream(
+                "weather",
+                &json!({"location": {"city": "Atlantis"}, "days": 1, "tags": []}),
+                "a",
+            )
+            .await
+            .unwrap();
+        assert_eq!(
+            drain(rx).await,
+            vec![json!({"kind": "error", "message": "no such city",
+                        "code": "unknown_city", "classification": "terminal"})]
+        );
+        // The seed's shape still parses.
+        let seed: ToolStreamChunk =
+            serde_json::from_value(json!({"kind": "error", "message": "x"})).unwrap();
+        assert!(matches!(
+            seed,
+            ToolStreamChunk::Error {
+                code: None,
+                classification: None,
+                ..
+            }
+        ));
     });
 }
 

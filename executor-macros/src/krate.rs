@@ -42,6 +42,15 @@ impl CratePath {
     }
 }
 
+impl CratePath {
+    /// `use ::executor_core::__private as __rt;`, first in every expansion's `const _` block:
+    /// generated code names the runtime through this one alias (serde's `_serde`), so an
+    /// expansion reads `__rt::ToolSpec`, `__rt::Some(…)`.
+    pub fn runtime(&self) -> TokenStream {
+        quote!(use #self::__private as __rt;)
+    }
+}
+
 impl ToTokens for CratePath {
     fn to_tokens(&self, tokens: &mut TokenStream) {
         match &self.0 {

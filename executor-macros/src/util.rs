@@ -1,4 +1,4 @@
-//! Doc comments, durations and tool names.
+//! Doc comments, tool names and JSON string literals.
 
 use std::fmt::Write as _;
 
@@ -83,31 +83,6 @@ fn parse_item(item: &str) -> Option<(String, String)> {
     (!name.is_empty()).then(|| (name.to_owned(), text.to_owned()))
 }
 
-/// Parses `"5s"`, `"200ms"`, `"1m"`, `"1h"` into milliseconds.
-pub fn parse_duration_ms(text: &str) -> Result<u64, String> {
-    let text = text.trim();
-    let split = text
-        .find(|c: char| !c.is_ascii_digit())
-        .unwrap_or(text.len());
-    let (number, unit) = text.split_at(split);
-    let help = "write a whole number with a unit: `\"500ms\"`, `\"5s\"`, `\"2m\"` or `\"1h\"`";
-    let n: u64 = number
-        .parse()
-        .map_err(|_| format!("invalid duration `{text}`; {help}"))?;
-    let factor = match unit {
-        "ms" => 1,
-        "s" => 1000,
-        "m" => 60_000,
-        "h" => 3_600_000,
-        _ => return Err(format!("invalid duration `{text}`; {help}")),
-    };
-    if n == 0 {
-        return Err(format!("a duration of zero would fail every call; {help}"));
-    }
-    n.checked_mul(factor)
-        .ok_or_else(|| format!("duration `{text}` is too long"))
-}
-
 /// Tool names are what MCP and the LLM providers all accept: `^[A-Za-z0-9_.-]{1,64}$`.
 pub fn check_tool_name(name: &str) -> Result<(), String> {
     let ok = !name.is_empty()
@@ -148,16 +123,6 @@ pub fn json_string(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn durations() {
-        assert_eq!(parse_duration_ms("5s"), Ok(5000));
-        assert_eq!(parse_duration_ms("200ms"), Ok(200));
-        assert_eq!(parse_duration_ms("2m"), Ok(120_000));
-        assert!(parse_duration_ms("5 seconds").is_err());
-        assert!(parse_duration_ms("1.5s").is_err());
-        assert!(parse_duration_ms("0s").is_err());
-    }
 
     #[test]
     fn names() {

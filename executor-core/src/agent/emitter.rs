@@ -227,12 +227,33 @@ impl<'a> Emitter<'a> {
         message: impl Into<String>,
         code: &str,
     ) -> A2aResult<()> {
-        let message = message.into();
+        self.fail_carrying(class, message.into(), code, None).await
+    }
+
+    /// `fail`, with the code (and the failure's data, if any) on the status message as well
+    /// as on the event: a blocking `SendMessage` answers with the task, whose status keeps
+    /// the message but not the event's metadata.
+    async fn fail_carrying(
+        &self,
+        class: FailureClass,
+        message: String,
+        code: &str,
+        data: Option<Value>,
+    ) -> A2aResult<()> {
         let mut note = self.note(vec![Part::text(message.clone())]);
         set_class(&mut note, class);
+        if let Some(Value::Object(map)) = &mut note.metadata {
+            map.insert("code".to_owned(), Value::from(code));
+            if let Some(data) = &data {
+                map.insert("data".to_owned(), data.clone());
+            }
+        }
         let mut status = TaskStatus::with_timestamp(TaskState::Failed);
         status.message = Some(note);
-        let metadata = json!({ "error": message, "code": code });
+        let mut metadata = json!({ "error": message, "code": code });
+        if let Some(data) = data {
+            metadata["data"] = data;
+        }
         self.write_status(status, Some(metadata)).await
     }
 
@@ -249,8 +270,13 @@ impl<'a> Emitter<'a> {
                 Ok(())
             }
             A2aTerminal::Failed(class) => {
-                self.fail(failure_class(class), outcome.message, &outcome.code)
-                    .await
+                self.fail_carrying(
+                    failure_class(class),
+                    outcome.message,
+                    &outcome.code,
+                    outcome.data,
+                )
+                .await
             }
         }
     }

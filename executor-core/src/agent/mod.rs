@@ -46,6 +46,35 @@
 //! });
 //! ```
 //!
+//! # Calling a served agent
+//! [`serve`] and [`AgentServer`] publish the card at `/.well-known/agent-card.json` and answer
+//! JSON-RPC at `/` (HTTP+JSON too: `POST /message:send` takes the same `params`). Every request
+//! carries the `A2A-Version: 1.0` header; without it the server assumes 0.3 and answers
+//! `-32009` (version not supported). A [`ToolAgent`] runs the tool named in the message's data
+//! part; with `cargo run -p examples --example a2a_agent -- --addr 127.0.0.1:3000 --agent tools`
+//! running:
+//!
+//! ```text
+//! curl -s http://127.0.0.1:3000/ \
+//!   -H 'Content-Type: application/json' -H 'A2A-Version: 1.0' \
+//!   -d '{"jsonrpc": "2.0", "id": 1, "method": "SendMessage",
+//!        "params": {"message": {"messageId": "m-1", "role": "ROLE_USER",
+//!          "parts": [{"data": {"tool": "add", "arguments": {"a": 2, "b": 40}}}]}}}'
+//! ```
+//!
+//! answers with the finished task, the tool's result in its `result` artifact:
+//!
+//! ```text
+//! {"jsonrpc":"2.0","id":1,"result":{"task":{"artifacts":[{"artifactId":"result",
+//!   "parts":[{"data":42}]}],"contextId":"…","id":"…",
+//!   "status":{"state":"TASK_STATE_COMPLETED","timestamp":"…"}}}}
+//! ```
+//!
+//! A declared agent such as the `echo` one reads text parts instead:
+//! `"parts": [{"text": "hello"}]`. A tool's failure fails the task, with the failure's message
+//! in `status.message` (see [`ToolAgent`]); `SendStreamingMessage` takes the same `params` and
+//! answers with server-sent events.
+//!
 //! # Correct ends
 //! Every event a declared agent writes goes through a [`TaskQueue`] that guarantees:
 //! - after the task is cancelled, nothing but the `Canceled` state is written;
@@ -59,6 +88,8 @@
 
 mod card;
 mod emitter;
+mod example;
+mod limit;
 mod queue;
 mod serve;
 mod tools;
@@ -67,6 +98,7 @@ pub use card::Agent;
 #[doc(hidden)]
 pub use card::{CardSpec, SkillSpec};
 pub use emitter::{Emitter, failure_class};
+pub use limit::DEFAULT_MAX_A2A_REQUEST_BYTES;
 pub use queue::TaskQueue;
 #[doc(hidden)]
 pub use queue::{default_cancel, run_cancel, run_execute, run_shutdown};

@@ -9,11 +9,9 @@
 //! knows what was written: it drops what follows cancellation or a terminal state, and ends a
 //! task that `execute` left open.
 
-use std::future::{Future, poll_fn};
-use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::future::Future;
 use std::pin::{Pin, pin};
 use std::sync::{Arc, Mutex, PoisonError};
-use std::task::Poll;
 
 use a2a_protocol_server::{CancellationToken, EventQueueWriter, RequestContext};
 use a2a_protocol_types::error::{A2aError, A2aResult};
@@ -22,6 +20,7 @@ use a2a_protocol_types::task::{ContextId, TaskState, TaskStatus};
 use tokio::sync::{mpsc, oneshot};
 
 use crate::BoxFuture;
+use crate::tool::CatchUnwind;
 
 /// How many events an agent may have in flight to the forwarding run. Each write waits for its
 /// own result, so one agent rarely has more than one.
@@ -276,23 +275,12 @@ async fn catch_panic<F>(fut: F) -> A2aResult<()>
 where
     F: Future<Output = A2aResult<()>>,
 {
-    let mut fut = pin!(fut);
-    poll_fn(
-        |cx| match catch_unwind(AssertUnwindSafe(|| fut.as_mut().poll(cx))) {
-            Ok(poll) => poll,
-            Err(payload) => {
-                let text = payload
-                    .downcast_ref::<&str>()
-                    .map(|s| (*s).to_owned())
-                    .or_else(|| payload.downcast_ref::<String>().cloned())
-                    .unwrap_or_else(|| "non-string panic payload".to_owned());
-                Poll::Ready(Err(A2aError::internal(format!(
-                    "the agent panicked: {text}"
-                ))))
-            }
-        },
-    )
-    .await
+    CatchUnwind::new(fut).await.unwrap_or_else(|panic| {
+        Err(A2aError::internal(format!(
+            "the agent panicked: {}",
+            panic.text()
+        )))
+    })
 }
 
 fn state_of(event: &StreamResponse) -> Option<TaskState> {

@@ -6,7 +6,7 @@ use std::future::Future;
 use std::net::SocketAddr;
 use std::sync::Arc;
 
-use a2a_protocol_server::dispatch::CombinedDispatcher;
+use a2a_protocol_server::dispatch::{CombinedDispatcher, DispatchConfig};
 use a2a_protocol_server::serve::{ServeReport, Server};
 use a2a_protocol_server::{
     AgentExecutor, CancellationToken, HttpPushSender, RequestHandler, RequestHandlerBuilder,
@@ -17,6 +17,7 @@ use tokio::net::ToSocketAddrs;
 use tokio::task::JoinHandle;
 
 use super::card::Agent;
+use super::limit::{BodyLimit, DEFAULT_MAX_A2A_REQUEST_BYTES};
 
 /// Why an agent could not be served.
 #[derive(Debug)]
@@ -91,6 +92,7 @@ pub struct AgentServer {
     handler: Arc<RequestHandler>,
     local_addr: SocketAddr,
     url: String,
+    max_request_bytes: usize,
 }
 
 impl fmt::Debug for AgentServer {
@@ -167,7 +169,18 @@ impl AgentServer {
             handler: Arc::new(handler),
             local_addr,
             url,
+            max_request_bytes: DEFAULT_MAX_A2A_REQUEST_BYTES,
         })
+    }
+
+    /// Bounds one request body (default [`DEFAULT_MAX_A2A_REQUEST_BYTES`], 4 MiB). A body
+    /// whose `Content-Length` is larger gets HTTP 413 with a JSON-RPC -32600 error naming the
+    /// limit; one without a length (chunked) is cut at the limit with a -32700 error that
+    /// names it.
+    #[must_use]
+    pub fn with_max_request_bytes(mut self, bytes: usize) -> Self {
+        self.max_request_bytes = bytes.max(1024);
+        self
     }
 
     /// The bound address.
@@ -196,7 +209,12 @@ impl AgentServer {
     /// Serves until `shutdown` resolves, then lets running tasks finish (cancelling those that
     /// do not), drains connections and runs the agent's `on_shutdown`.
     pub async fn run_until(self, shutdown: impl Future<Output = ()> + Send) -> StopReport {
-        let dispatcher = CombinedDispatcher::new(Arc::clone(&self.handler));
+        let max = self.max_request_bytes;
+        let config = DispatchConfig::default().with_max_request_body_size(max);
+        let dispatcher = BodyLimit {
+            inner: CombinedDispatcher::with_config(Arc::clone(&self.handler), config),
+            max,
+        };
         let serve = self.server.serve_with_shutdown(dispatcher, shutdown).await;
         let shutdown = self.handler.shutdown().await;
         StopReport { serve, shutdown }

@@ -14,6 +14,7 @@ use tokio::sync::mpsc;
 
 use super::card::Agent;
 use super::emitter::Emitter;
+use super::example::example_call;
 use super::queue::{TaskQueue, run_execute};
 use crate::{BoxFuture, STREAM_CAPACITY, ToolContext, ToolExecutor, ToolSpec, ToolStreamChunk};
 
@@ -39,6 +40,8 @@ pub const OUTPUT_ARTIFACT: &str = "output";
 ///   [`failure::transport`](crate::failure::transport)); a cancelled task cancels the tool.
 ///
 /// A message without such a data part fails the task with an error saying what to send.
+/// Each skill's example in the card is such a call, with a sample value for every required
+/// argument (left out when the schema admits no sure sample, such as a `pattern`).
 ///
 /// ```
 /// use executor_core::prelude::*;
@@ -265,11 +268,14 @@ fn skill(spec: &ToolSpec) -> AgentSkill {
             .filter(|(on, _)| *on == Some(true))
             .map(|(_, tag)| (*tag).to_owned()),
     );
-    AgentSkill::new(spec.name.clone(), title.to_owned(), description)
+    let skill = AgentSkill::new(spec.name.clone(), title.to_owned(), description)
         .with_tags(tags)
-        .with_examples([json!({"tool": spec.name, "arguments": {}}).to_string()])
         .with_input_modes(["application/json"])
-        .with_output_modes(["application/json"])
+        .with_output_modes(["application/json"]);
+    match example_call(spec) {
+        Some(example) => skill.with_examples([example]),
+        None => skill,
+    }
 }
 
 impl Agent for ToolAgent {

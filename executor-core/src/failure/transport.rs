@@ -36,6 +36,8 @@
 //!   failure extension, or `Canceled`. A terminal failure is `invalid-request` ("never retry
 //!   it"), not `internal` ("the agent broke, retry once"): that class is kept for
 //!   `kind = internal` (panics, broken invariants). The code travels in the status metadata.
+//! - **Streams.** A streamed call that fails ends with [`for_stream`]'s `error` chunk: the
+//!   same message as the seed layers, plus the code, the class and the retry hint.
 //! - **Seed string layers.** `execute`, `execute_with_action` and friends return
 //!   `Err(message)`: the same text, and for a redacted failure the same fixed text.
 //!
@@ -67,6 +69,7 @@ use std::time::Duration;
 use serde_json::Value;
 
 use super::{Classification, FailureKind, ToolFailure};
+use crate::ToolStreamChunk;
 
 /// What a retrying caller should do after a failed attempt.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -107,8 +110,11 @@ pub enum McpOutcome {
     ToolError {
         /// The text block (the failure's message; the fixed text when redacted).
         text: String,
-        /// `structuredContent`: `{"code", "kind", "classification", "retry_after_ms"?, "data"?}`.
-        structured: Value,
+        /// The failure's details, [`structured`]: `{"code", "kind", "classification",
+        /// "retry_after_ms"?, "data"?}`. MCP carries them in the result's `_meta` and in a
+        /// second text block, never in `structuredContent` (that must match the tool's output
+        /// schema, which describes successes).
+        details: Value,
     },
     /// A JSON-RPC error: the request itself was wrong (unknown tool).
     ProtocolError {
@@ -133,12 +139,12 @@ pub fn for_mcp(failure: &ToolFailure) -> McpOutcome {
     }
     McpOutcome::ToolError {
         text: failure.message().to_owned(),
-        structured: structured(failure),
+        details: structured(failure),
     }
 }
 
-/// The machine-readable part of a failure, for MCP's `structuredContent` and A2A's status
-/// metadata: `{"code", "kind", "classification", "retry_after_ms"?, "data"?}`. Never the
+/// The machine-readable part of a failure, for MCP's `_meta` (see [`McpOutcome::ToolError`])
+/// and A2A's status metadata: `{"code", "kind", "classification", "retry_after_ms"?, "data"?}`. Never the
 /// message, never the source; a redacted failure has no data.
 ///
 /// ```
@@ -222,6 +228,8 @@ pub struct A2aOutcome {
     pub message: String,
     /// The failure's code, for the status metadata.
     pub code: String,
+    /// The failure's structured data, if any (never for a redacted failure).
+    pub data: Option<Value>,
 }
 
 /// The A2A row of the table.
@@ -243,6 +251,7 @@ pub fn for_a2a(failure: &ToolFailure) -> A2aOutcome {
         terminal,
         message: failure.message().to_owned(),
         code: failure.code().to_owned(),
+        data: failure.data().cloned(),
     }
 }
 
@@ -250,4 +259,31 @@ pub fn for_a2a(failure: &ToolFailure) -> A2aOutcome {
 #[must_use]
 pub fn for_seed(failure: &ToolFailure) -> String {
     failure.message().to_owned()
+}
+
+/// The terminal chunk of a streamed call that failed: the message (redacted stays redacted),
+/// its code, class and retry hint, so a streaming caller decides as [`for_retry`] would.
+///
+/// ```
+/// use executor_core::ToolFailure;
+/// use executor_core::failure::transport::for_stream;
+/// use std::time::Duration;
+///
+/// let busy = ToolFailure::ordinary("busy").with_code("busy").with_retry_after(Duration::from_millis(250));
+/// assert_eq!(
+///     serde_json::to_value(for_stream(&busy)).unwrap(),
+///     serde_json::json!({"kind": "error", "message": "busy", "code": "busy",
+///                        "classification": "ordinary", "retry_after_ms": 250}),
+/// );
+/// ```
+#[must_use]
+pub fn for_stream(failure: &ToolFailure) -> ToolStreamChunk {
+    ToolStreamChunk::Error {
+        message: failure.message().to_owned(),
+        code: Some(failure.code().to_owned()),
+        classification: Some(failure.classification()),
+        retry_after_ms: failure
+            .retry_after()
+            .map(|d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX)),
+    }
 }

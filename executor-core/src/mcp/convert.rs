@@ -10,7 +10,7 @@ use std::borrow::Cow;
 use std::sync::Arc;
 
 use rmcp::model::{
-    CallToolResult, ContentBlock, JsonObject, Tool, ToolAnnotations as McpAnnotations,
+    CallToolResult, ContentBlock, JsonObject, MetaObject, Tool, ToolAnnotations as McpAnnotations,
 };
 use serde_json::{Map, Value};
 
@@ -125,11 +125,24 @@ pub(crate) fn success(output: Value, wrap: Option<bool>) -> CallToolResult {
     result
 }
 
-/// A failed call a model can read: `isError: true`, the message as text and the failure's
-/// code, kind and classification as `structuredContent`.
-pub(crate) fn tool_error(text: String, structured: Value) -> CallToolResult {
-    let mut result = CallToolResult::error(vec![ContentBlock::text(text)]);
-    result.structured_content = Some(structured);
+/// The `_meta` key under which a failed call carries the failure's details.
+pub(crate) const FAILURE_META_KEY: &str = "executor/failure";
+
+/// A failed call a model can read: `isError: true`, the message as the first text block, and
+/// the failure's details (`{"code", "kind", "classification", …}`) both as a second text block
+/// (compact JSON, for a model) and under `_meta["executor/failure"]` (for programs). Never
+/// `structuredContent`: that must match the tool's output schema, which describes successes,
+/// and clients that check it (the MCP Inspector) would reject the result instead of reporting
+/// the tool's error.
+pub(crate) fn tool_error(text: String, details: Value) -> CallToolResult {
+    let detail_text = details.to_string();
+    let mut result = CallToolResult::error(vec![
+        ContentBlock::text(text),
+        ContentBlock::text(detail_text),
+    ]);
+    let mut meta = MetaObject::new();
+    meta.0.insert(FAILURE_META_KEY.into(), details);
+    result.meta = Some(meta);
     result
 }
 
@@ -163,6 +176,25 @@ mod tests {
         let r = success(json!("hi"), None);
         assert_eq!(r.structured_content, Some(json!({"result": "hi"})));
         assert_eq!(r.content[0].as_text().map(|t| t.text.as_str()), Some("hi"));
+    }
+
+    #[test]
+    fn failures_carry_details_in_meta_and_text_never_in_structured_content() {
+        let details = json!({"code": "refused", "kind": "tool", "classification": "terminal"});
+        let r = tool_error("not today".into(), details.clone());
+        assert_eq!(
+            serde_json::to_value(&r).unwrap(),
+            json!({
+                "content": [
+                    {"type": "text", "text": "not today"},
+                    {"type": "text", "text": details.to_string()}
+                ],
+                "isError": true,
+                "_meta": {"executor/failure": details},
+                // rmcp's constructors say `complete`; its handler drops it for older protocols.
+                "resultType": "complete"
+            })
+        );
     }
 
     #[test]

@@ -13,10 +13,15 @@ mod client;
 mod convert;
 mod serve;
 mod server;
+#[cfg(feature = "mcp-http")]
+mod sessions;
 mod stdio;
 
-pub use client::{McpClientError, McpServerConfig, McpToolExecutor};
+pub use client::{DEFAULT_HANDSHAKE_TIMEOUT, McpClientError, McpServerConfig, McpToolExecutor};
 pub use server::{DEFAULT_MAX_REQUEST_BYTES, McpServer};
+#[cfg(feature = "mcp-http")]
+#[cfg_attr(docsrs, doc(cfg(feature = "mcp-http")))]
+pub use sessions::{DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_TIMEOUT};
 
 /// Re-export of the MCP SDK this module is built on, for its model types.
 pub use rmcp;
@@ -35,6 +40,7 @@ pub use rmcp;
 /// assert_eq!(server.version(), env!("CARGO_PKG_VERSION"));
 /// ```
 #[macro_export]
+#[cfg_attr(docsrs, doc(cfg(feature = "mcp")))]
 macro_rules! mcp_server {
     ($executor:expr $(,)?) => {
         $crate::mcp::McpServer::new($executor)

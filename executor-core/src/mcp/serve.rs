@@ -52,12 +52,12 @@ mod http {
 
     use hyper_util::rt::TokioIo;
     use hyper_util::service::TowerToHyperService;
-    use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
     use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
-    use tokio::net::TcpListener;
+    use tokio::net::{TcpListener, TcpStream};
     use tokio_util::sync::CancellationToken;
 
     use super::McpServer;
+    use crate::mcp::sessions::SessionGate;
 
     #[cfg_attr(docsrs, doc(cfg(feature = "mcp-http")))]
     impl McpServer {
@@ -89,22 +89,32 @@ mod http {
             if let Some(hosts) = &self.inner.allowed_hosts {
                 config = config.with_allowed_hosts(hosts.clone());
             }
+            if self.inner.stateless_http {
+                config = stateless(config);
+            }
+            let limits = &self.inner.http_limits;
+            config = config
+                .with_allowed_origins(limits.allowed_origins.clone())
+                .enforce_origin_validation();
+            let (sessions, max_sessions) = (self.session_manager(), limits.max_sessions);
             let server = self;
             let service = StreamableHttpService::new(
                 move || Ok(server.clone()),
-                Arc::new(LocalSessionManager::default()),
+                Arc::clone(&sessions),
                 config,
             );
+            let service =
+                SessionGate::new(TowerToHyperService::new(service), sessions, max_sessions);
             loop {
                 let accepted = tokio::select! {
-                    accepted = listener.accept() => accepted,
+                    accepted = accept(&listener) => accepted,
                     () = shutdown.cancelled() => return Ok(()),
                 };
-                let Ok((stream, _)) = accepted else {
+                let Ok(stream) = accepted else {
                     tokio::time::sleep(std::time::Duration::from_millis(50)).await;
                     continue;
                 };
-                let service = TowerToHyperService::new(service.clone());
+                let service = service.clone();
                 let shutdown = shutdown.clone();
                 tokio::spawn(async move {
                     let connection = hyper::server::conn::http1::Builder::new()
@@ -116,6 +126,44 @@ mod http {
                     }
                 });
             }
+        }
+    }
+
+    /// Accepts one connection with Nagle's algorithm off. rmcp answers a POST in two writes
+    /// (the headers with the SSE priming event, then the reply); with Nagle on, the second
+    /// waits for the client's delayed ACK, about 40 ms on Linux, on every call (issue 13).
+    async fn accept(listener: &TcpListener) -> io::Result<TcpStream> {
+        let (stream, _) = listener.accept().await?;
+        // Fails only on a socket that is already dead, which the connection will report.
+        let _ = stream.set_nodelay(true);
+        Ok(stream)
+    }
+
+    /// rmcp's stateless mode: every POST is served on its own (no `initialize` kept, no
+    /// `Mcp-Session-Id`, no GET stream, no DELETE), a plain answer is `application/json` and
+    /// an answer with progress before it an SSE stream, and a response the client stops
+    /// reading cancels the request (so the tool's future is dropped).
+    fn stateless(config: StreamableHttpServerConfig) -> StreamableHttpServerConfig {
+        config
+            .with_legacy_session_mode(false)
+            .with_json_response(true)
+    }
+
+    #[cfg(test)]
+    mod tests {
+        use tokio::net::{TcpListener, TcpStream};
+
+        #[tokio::test]
+        async fn accepted_sockets_do_not_wait_for_delayed_acks() {
+            let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+            let addr = listener.local_addr().unwrap();
+            let (accepted, client) =
+                tokio::join!(super::accept(&listener), TcpStream::connect(addr));
+            assert!(
+                !client.unwrap().nodelay().unwrap(),
+                "Nagle is on by default"
+            );
+            assert!(accepted.unwrap().nodelay().unwrap());
         }
     }
 }

@@ -6,9 +6,9 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 use rmcp::ServerHandler;
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, DiscoverRequestMethod, DiscoverResult, ErrorCode,
-    ErrorData, Implementation, ListToolsResult, PaginatedRequestParams, ProgressNotificationParam,
-    ProgressToken, ServerCapabilities, ServerConfig,
+    CallToolRequestParams, CallToolResponse, ErrorCode, ErrorData, Implementation, ListToolsResult,
+    PaginatedRequestParams, ProgressNotificationParam, ProgressToken, ServerCapabilities,
+    ServerConfig,
 };
 use rmcp::service::{Peer, RequestContext, RoleServer};
 use serde_json::Value;
@@ -16,11 +16,9 @@ use tokio::sync::mpsc;
 
 use super::convert::{self, Listed};
 use crate::failure::transport::{McpOutcome, for_mcp};
+use crate::tool::CatchUnwind;
 use crate::tool::SpecList;
-use crate::tool::drive::drive;
-use crate::{
-    FailureKind, STREAM_CAPACITY, ToolContext, ToolExecutor, ToolFailure, ToolStreamChunk,
-};
+use crate::{STREAM_CAPACITY, ToolContext, ToolExecutor, ToolStreamChunk};
 
 /// The default bound on one stdio request line (8 MiB). Longer requests are answered with an
 /// error instead of being read into memory.
@@ -34,8 +32,10 @@ pub const DEFAULT_MAX_REQUEST_BYTES: usize = 8 * 1024 * 1024;
 /// - `tools/list` comes from the executor's cached [`specs`](ToolExecutor::specs), in their
 ///   order; the MCP listing is built once per spec list, not per request.
 /// - `tools/call` answers `structuredContent` plus a text block. Every tool failure, invalid
-///   arguments and panics included, is an `isError: true` result whose text a model can act on;
-///   an unknown tool is JSON-RPC error -32602.
+///   arguments and panics included, is an `isError: true` result whose text a model can act on,
+///   with the failure's code, kind and classification in `_meta["executor/failure"]` and in a
+///   second text block (not in `structuredContent`, which the output schema describes); an
+///   unknown tool is JSON-RPC error -32602.
 /// - Progress a tool reports through its [`ToolContext`] becomes `notifications/progress` when
 ///   the client sent a progress token; `notifications/cancelled` drops the tool's future.
 /// - The server reports your name and version: [`mcp_server!`](crate::mcp_server) fills them
@@ -67,6 +67,10 @@ pub(crate) struct Inner {
     instructions: Option<String>,
     pub(crate) max_request_bytes: usize,
     pub(crate) allowed_hosts: Option<Vec<String>>,
+    #[cfg(feature = "mcp-http")]
+    pub(crate) http_limits: super::sessions::HttpLimits,
+    /// Streamable HTTP without sessions (`with_stateless_http`).
+    pub(crate) stateless_http: bool,
     catalog: Mutex<Option<Arc<Catalog>>>,
 }
 
@@ -108,13 +112,16 @@ impl McpServer {
                 instructions: None,
                 max_request_bytes: DEFAULT_MAX_REQUEST_BYTES,
                 allowed_hosts: None,
+                #[cfg(feature = "mcp-http")]
+                http_limits: super::sessions::HttpLimits::default(),
+                stateless_http: false,
                 catalog: Mutex::new(None),
             }),
             session: None,
         }
     }
 
-    fn edit(self, f: impl FnOnce(&mut Inner)) -> Self {
+    pub(super) fn edit(self, f: impl FnOnce(&mut Inner)) -> Self {
         let mut inner = match Arc::try_unwrap(self.inner) {
             Ok(inner) => inner,
             Err(shared) => Inner {
@@ -123,6 +130,9 @@ impl McpServer {
                 instructions: shared.instructions.clone(),
                 max_request_bytes: shared.max_request_bytes,
                 allowed_hosts: shared.allowed_hosts.clone(),
+                #[cfg(feature = "mcp-http")]
+                http_limits: shared.http_limits.clone(),
+                stateless_http: shared.stateless_http,
                 catalog: Mutex::new(None),
             },
         };
@@ -171,6 +181,28 @@ impl McpServer {
     {
         let hosts = hosts.into_iter().map(Into::into).collect();
         self.edit(|i| i.allowed_hosts = Some(hosts))
+    }
+
+    /// Serves streamable HTTP statelessly (rmcp's stateless mode; default off): each POST is
+    /// answered on its own, with no `initialize` kept and no `Mcp-Session-Id`, so any replica
+    /// behind a load balancer can answer any request. A plain answer is `application/json`;
+    /// one with progress before it is an SSE stream. A client that stops reading the response
+    /// cancels the call: the tool's future is dropped.
+    ///
+    /// What a client on a protocol older than 2026-07-28 loses (2026-07-28 is session-free
+    /// by design, so it loses nothing):
+    /// - server→client requests (sampling, elicitation, roots) and the GET stream for
+    ///   notifications outside a request: there is no session to carry them;
+    /// - `notifications/cancelled` by request id: a notification arrives on a POST of its own,
+    ///   which knows nothing of the other request, and is accepted and ignored; cancel by
+    ///   closing the call's response stream instead;
+    /// - session identity: [`ToolContext::session_id`] is `None` for every call;
+    /// - resuming a broken SSE stream (`Last-Event-ID`): nothing is kept to replay.
+    #[cfg(feature = "mcp-http")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "mcp-http")))]
+    #[must_use]
+    pub fn with_stateless_http(self, stateless: bool) -> Self {
+        self.edit(|i| i.stateless_http = stateless)
     }
 
     /// A copy serving one stdio connection as session `id`.
@@ -253,21 +285,17 @@ impl McpServer {
             ctx = std::mem::take(&mut ctx).with_stream(tx);
             forward_progress(rx, context.peer.clone(), token)
         });
-        // Generated tools catch their own panics; a hand-written executor may not, and a
-        // panic here would lose the response. `drive` with an empty context only catches.
+        // Generated tools catch their own panics; a hand-written executor may not (in its
+        // future or in the call that makes it), and a panic here would lose the response.
         let executor = &self.inner.executor;
         let work = async {
-            let call = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                executor.execute_with_context(&request.name, &params, ctx)
-            }));
-            match call {
-                Ok(fut) => drive(&request.name, &ToolContext::new(), None, fut).await,
-                Err(_) => Err(
-                    ToolFailure::ordinary(format!("tool `{}` panicked", request.name))
-                        .with_kind(FailureKind::Internal)
-                        .with_code("panic"),
-                ),
-            }
+            let call = CatchUnwind::new(async {
+                executor
+                    .execute_with_context(&request.name, &params, ctx)
+                    .await
+            });
+            call.await
+                .unwrap_or_else(|panic| Err(panic.into_failure(&request.name)))
         };
         // Progress is forwarded beside the call, in this task (no task spawned per call).
         // The tool's future owns the context and so the stream's sender: once the call is
@@ -287,8 +315,8 @@ impl McpServer {
                 Ok(convert::success(execution.output, wrap).into())
             }
             Err(failure) => match for_mcp(&failure) {
-                McpOutcome::ToolError { text, structured } => {
-                    Ok(convert::tool_error(text, structured).into())
+                McpOutcome::ToolError { text, details } => {
+                    Ok(convert::tool_error(text, details).into())
                 }
                 McpOutcome::ProtocolError { code, message } => {
                     Err(ErrorData::new(ErrorCode(code), message, None))
@@ -329,15 +357,6 @@ impl ServerHandler for McpServer {
             Some(text) => config.with_instructions(text.clone()),
             None => config,
         }
-    }
-
-    /// This server speaks the `initialize` handshake: `server/discover` is "method not found",
-    /// which tells a probing client (the official Python SDK) to fall back to `initialize`.
-    async fn discover(
-        &self,
-        _context: RequestContext<RoleServer>,
-    ) -> Result<DiscoverResult, ErrorData> {
-        Err(ErrorData::method_not_found::<DiscoverRequestMethod>())
     }
 
     async fn list_tools(

@@ -244,9 +244,7 @@ impl Subscription {
             Ok(execution) => ToolStreamChunk::Done {
                 result: Some(execution.output.clone()),
             },
-            Err(failure) => ToolStreamChunk::Error {
-                message: failure.to_string(),
-            },
+            Err(failure) => crate::failure::transport::for_stream(failure),
         })
     }
 }

@@ -6,11 +6,37 @@
 //! rejects unknown keys. Neither root carries `$schema` (MCP reads 2020-12 when it is absent,
 //! and several clients choke on the URI) nor a root `title`.
 
-pub(crate) mod args;
-
 use schemars::JsonSchema;
 use schemars::generate::{SchemaGenerator, SchemaSettings};
 use serde_json::{Map, Value};
+
+pub(crate) mod support {
+    //! What only generated code calls (re-exported from `__private`).
+
+    use serde_json::Value;
+
+    /// Parses a schema the macro computed at compile time.
+    ///
+    /// # Panics
+    /// Never for macro output: the macro only emits JSON it produced itself.
+    #[must_use]
+    pub fn literal(json: &'static str) -> Value {
+        serde_json::from_str(json)
+            .expect("#[tool] emitted invalid schema JSON; please report this bug")
+    }
+}
+
+/// What a tool's argument and result types must be: every `schemars::JsonSchema` type is one.
+/// It exists for its compile error, which says what to derive where rustc would only name the
+/// missing trait.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` has no JSON Schema, which a tool needs for its arguments and its result",
+    label = "derive `schemars::JsonSchema` for this type",
+    note = "add `#[derive(schemars::JsonSchema)]` (schemars 1) next to its serde derive; for a type from another crate, wrap it in a type of yours"
+)]
+pub trait ToolSchema: JsonSchema {}
+
+impl<T: JsonSchema + ?Sized> ToolSchema for T {}
 
 fn generator(serialize: bool) -> SchemaGenerator {
     let settings = SchemaSettings::draft2020_12();
@@ -24,22 +50,13 @@ fn generator(serialize: bool) -> SchemaGenerator {
 
 /// The schema of a tool's result type `T` (serialize contract), without `$schema` or root title.
 #[must_use]
-pub fn output_schema<T: JsonSchema + ?Sized>() -> Value {
+pub fn output_schema<T: ToolSchema + ?Sized>() -> Value {
     let mut schema = generator(true).into_root_schema_for::<T>().to_value();
     if let Value::Object(root) = &mut schema {
         root.remove("$schema");
         root.remove("title");
     }
     schema
-}
-
-/// Parses a schema the macro computed at compile time.
-///
-/// # Panics
-/// Never for macro output: the macro only emits JSON it produced itself.
-#[must_use]
-pub fn literal(json: &'static str) -> Value {
-    serde_json::from_str(json).expect("#[tool] emitted invalid schema JSON; please report this bug")
 }
 
 /// Builds the object schema of a parameter list whose types the macro could not see through.
@@ -79,7 +96,7 @@ impl InputSchema {
 
     /// Adds parameter `name` of type `T`.
     #[must_use]
-    pub fn param<T: JsonSchema + ?Sized>(
+    pub fn param<T: ToolSchema + ?Sized>(
         mut self,
         name: &str,
         description: Option<&str>,

@@ -2,8 +2,8 @@
 
 use std::collections::HashMap;
 use std::future::Future;
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Mutex, OnceLock};
 use std::time::Duration;
 
 use serde::Serialize;
@@ -19,7 +19,8 @@ use crate::ToolFailure;
 /// changes it records.
 ///
 /// A tool asks for it by taking a `&ToolContext` parameter, which is injected and is not part
-/// of the input schema. Building the default context allocates nothing.
+/// of the input schema. The default context is two words and allocates nothing; the first
+/// setting (or recorded state change) allocates the rest once.
 ///
 /// ```
 /// use executor_core::ToolContext;
@@ -34,77 +35,124 @@ use crate::ToolFailure;
 /// assert_eq!(ctx.attempt(), 2);
 /// assert!(ctx.remaining().unwrap() <= Duration::from_secs(5));
 /// ```
-#[derive(Debug)]
+#[derive(Debug, Default)]
 pub struct ToolContext {
+    /// Everything a call may carry, allocated on first use: an empty context is two words
+    /// with nothing to drop, so building, moving and dropping one costs what passing no
+    /// context costs (measured in BENCHMARKS.md). A `OnceLock` rather than an `Option`, so a
+    /// tool can record state changes through `&self` on a context that carried nothing.
+    inner: OnceLock<Box<Inner>>,
+}
+
+#[derive(Debug, Default)]
+struct Inner {
     action_id: String,
+    /// 0 means 1 (a `Default` inner is attempt 1).
     attempt: u32,
     deadline: Option<Instant>,
-    /// What most calls never set, behind one pointer: the context is moved through every
-    /// dispatch layer and into every tool future, and a plain one is 72 bytes with nothing
-    /// to drop (measured in BENCHMARKS.md).
-    extra: Option<Box<Extra>>,
-    // Boxed like `extra`: a `HashMap` inline is 48 bytes, a box 8.
-    #[allow(clippy::box_collection)]
-    state_changes: Mutex<Option<Box<HashMap<String, Value>>>>,
+    session_id: Option<String>,
+    idempotency_key: Option<String>,
+    cancellation: Option<CancellationToken>,
+    sink: Option<mpsc::Sender<ToolStreamChunk>>,
+    expected_effects: Option<HashMap<String, Value>>,
+    state_changes: Mutex<Option<HashMap<String, Value>>>,
     /// Set by the first recorded change, so a call that records none finishes without
     /// locking (measured in BENCHMARKS.md).
     recorded: AtomicBool,
 }
 
-#[derive(Debug, Default)]
-struct Extra {
-    session_id: Option<String>,
-    cancellation: Option<CancellationToken>,
-    sink: Option<mpsc::Sender<ToolStreamChunk>>,
-    expected_effects: Option<HashMap<String, Value>>,
-    idempotency_key: Option<String>,
-}
-
-impl Default for ToolContext {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
 impl ToolContext {
     /// An empty context: no ids, attempt 1, no deadline, never cancelled, no stream.
     #[must_use]
-    pub fn new() -> Self {
+    #[inline]
+    pub const fn new() -> Self {
         Self {
-            action_id: String::new(),
-            attempt: 1,
-            deadline: None,
-            extra: None,
-            state_changes: Mutex::new(None),
-            recorded: AtomicBool::new(false),
+            inner: OnceLock::new(),
+        }
+    }
+
+    /// The context the seed's methods carry: their action id, `timeout_ms` budget, session,
+    /// 1-based attempt and expected effects. A call that carries none of them gets
+    /// [`ToolContext::new`], which allocates nothing.
+    #[must_use]
+    #[inline]
+    pub fn from_seed(
+        action_id: &str,
+        timeout_ms: Option<u64>,
+        session_id: Option<&str>,
+        attempt: u32,
+        expected_effects: Option<&HashMap<String, Value>>,
+    ) -> Self {
+        if action_id.is_empty()
+            && timeout_ms.is_none()
+            && session_id.is_none()
+            && attempt <= 1
+            && expected_effects.is_none_or(HashMap::is_empty)
+        {
+            return Self::new();
+        }
+        Self::from_seed_with(action_id, timeout_ms, session_id, attempt, expected_effects)
+    }
+
+    /// [`from_seed`](Self::from_seed) for a call that carries something: out of line, so the
+    /// common empty call inlines only the checks above (measured in BENCHMARKS.md).
+    #[inline(never)]
+    fn from_seed_with(
+        action_id: &str,
+        timeout_ms: Option<u64>,
+        session_id: Option<&str>,
+        attempt: u32,
+        expected_effects: Option<&HashMap<String, Value>>,
+    ) -> Self {
+        let mut ctx = Self::new()
+            .with_action_id(action_id)
+            .with_attempt(attempt)
+            .with_timeout_ms(timeout_ms);
+        if let Some(session) = session_id {
+            ctx = ctx.with_session_id(session);
+        }
+        match expected_effects {
+            Some(effects) if !effects.is_empty() => ctx.with_expected_effects(effects.clone()),
+            _ => ctx,
         }
     }
 
     /// Sets the id of the action this call serves.
     #[must_use]
     pub fn with_action_id(mut self, action_id: impl Into<String>) -> Self {
-        self.action_id = action_id.into();
+        self.inner_mut().action_id = action_id.into();
         self
     }
 
     /// Sets the session the call belongs to.
     #[must_use]
     pub fn with_session_id(mut self, session_id: impl Into<String>) -> Self {
-        self.extra_mut().session_id = Some(session_id.into());
+        self.inner_mut().session_id = Some(session_id.into());
+        self
+    }
+
+    /// Sets the key that identifies this logical call across its attempts, so a backend with
+    /// side effects can run them once however often the call is retried.
+    #[must_use]
+    pub fn with_idempotency_key(mut self, key: impl Into<String>) -> Self {
+        self.inner_mut().idempotency_key = Some(key.into());
         self
     }
 
     /// Sets the 1-based attempt number (1 on the first try). 0 is read as 1.
     #[must_use]
     pub fn with_attempt(mut self, attempt: u32) -> Self {
-        self.attempt = attempt.max(1);
+        if attempt > 1 || self.inner.get().is_some() {
+            self.inner_mut().attempt = attempt.max(1);
+        }
         self
     }
 
     /// Sets an absolute deadline. The earlier of this and the tool's own timeout wins.
     #[must_use]
     pub fn with_deadline(mut self, deadline: Instant) -> Self {
-        self.deadline = Some(self.deadline.map_or(deadline, |d| d.min(deadline)));
+        let inner = self.inner_mut();
+        inner.deadline = Some(inner.deadline.map_or(deadline, |d| d.min(deadline)));
         self
     }
 
@@ -126,14 +174,14 @@ impl ToolContext {
     /// Lets `token` cancel the call: the tool's future is dropped when it fires.
     #[must_use]
     pub fn with_cancellation(mut self, token: CancellationToken) -> Self {
-        self.extra_mut().cancellation = Some(token);
+        self.inner_mut().cancellation = Some(token);
         self
     }
 
     /// Sends progress, text and data chunks to `sink`.
     #[must_use]
     pub fn with_stream(mut self, sink: mpsc::Sender<ToolStreamChunk>) -> Self {
-        self.extra_mut().sink = Some(sink);
+        self.inner_mut().sink = Some(sink);
         self
     }
 
@@ -141,59 +189,62 @@ impl ToolContext {
     /// tool records must have exactly these keys.
     #[must_use]
     pub fn with_expected_effects(mut self, effects: HashMap<String, Value>) -> Self {
-        self.extra_mut().expected_effects = Some(effects);
+        self.inner_mut().expected_effects = Some(effects);
         self
     }
 
-    /// Sets the idempotency key: the same for every attempt of one logical call, so a
-    /// side-effecting backend can recognise a retry of a request it already carried out.
-    #[must_use]
-    pub fn with_idempotency_key(mut self, key: impl Into<String>) -> Self {
-        self.extra_mut().idempotency_key = Some(key.into());
-        self
+    #[inline]
+    fn inner(&self) -> Option<&Inner> {
+        self.inner.get().map(|inner| &**inner)
+    }
+
+    fn inner_mut(&mut self) -> &mut Inner {
+        // `get_or_init` then `get_mut`: `OnceLock::get_mut_or_init` is not stable yet.
+        self.inner.get_or_init(Box::default);
+        self.inner.get_mut().expect("initialized on the line above")
     }
 
     /// The id of the action this call serves (empty when the caller gave none).
     #[must_use]
     pub fn action_id(&self) -> &str {
-        &self.action_id
+        self.inner().map_or("", |inner| &inner.action_id)
     }
 
     /// The session the call belongs to.
     #[must_use]
     pub fn session_id(&self) -> Option<&str> {
-        self.extra.as_ref()?.session_id.as_deref()
+        self.inner()?.session_id.as_deref()
+    }
+
+    /// The key that identifies this logical call across its attempts, if the caller set one.
+    #[must_use]
+    pub fn idempotency_key(&self) -> Option<&str> {
+        self.inner()?.idempotency_key.as_deref()
     }
 
     /// 1 on the first try, 2 on the first retry.
     #[must_use]
-    pub const fn attempt(&self) -> u32 {
-        self.attempt
+    pub fn attempt(&self) -> u32 {
+        self.inner().map_or(1, |inner| inner.attempt.max(1))
     }
 
     /// When the call's budget runs out.
     #[must_use]
-    pub const fn deadline(&self) -> Option<Instant> {
-        self.deadline
+    pub fn deadline(&self) -> Option<Instant> {
+        self.inner()?.deadline
     }
 
     /// Time left before the deadline.
     #[must_use]
     pub fn remaining(&self) -> Option<Duration> {
-        self.deadline
+        self.deadline()
             .map(|d| d.saturating_duration_since(Instant::now()))
-    }
-
-    /// The idempotency key, stable across the attempts of one call, if the caller set one.
-    #[must_use]
-    pub fn idempotency_key(&self) -> Option<&str> {
-        self.extra.as_ref()?.idempotency_key.as_deref()
     }
 
     /// The declared expected effects, if any.
     #[must_use]
     pub fn expected_effects(&self) -> Option<&HashMap<String, Value>> {
-        self.extra.as_ref()?.expected_effects.as_ref()
+        self.inner()?.expected_effects.as_ref()
     }
 
     /// Whether the caller cancelled the call.
@@ -215,15 +266,19 @@ impl ToolContext {
     }
 
     pub(crate) fn cancellation_token(&self) -> Option<&CancellationToken> {
-        self.extra.as_ref()?.cancellation.as_ref()
+        self.inner()?.cancellation.as_ref()
+    }
+
+    /// Whether the call has neither a deadline nor a cancellation token: then running it
+    /// only needs a panic boundary.
+    #[inline]
+    pub(crate) fn is_unguarded(&self) -> bool {
+        self.inner()
+            .is_none_or(|inner| inner.deadline.is_none() && inner.cancellation.is_none())
     }
 
     fn sink(&self) -> Option<&mpsc::Sender<ToolStreamChunk>> {
-        self.extra.as_ref()?.sink.as_ref()
-    }
-
-    fn extra_mut(&mut self) -> &mut Extra {
-        self.extra.get_or_insert_with(Box::default)
+        self.inner()?.sink.as_ref()
     }
 
     /// Whether a reader receives progress and data (a streamed call, or an MCP client that
@@ -277,30 +332,31 @@ impl ToolContext {
     /// Records a state change the runtime should apply when the call succeeds. With expected
     /// effects declared, the recorded keys must match them exactly.
     pub fn record_state_change(&self, key: impl Into<String>, value: Value) {
-        self.state_changes
+        let inner = self.inner.get_or_init(Box::default);
+        inner
+            .state_changes
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .get_or_insert_with(Box::default)
+            .get_or_insert_with(HashMap::new)
             .insert(key.into(), value);
-        self.recorded.store(true, Ordering::Release);
+        inner.recorded.store(true, Ordering::Release);
     }
 
     /// Takes the recorded state changes, checking them against the expected effects.
     #[inline]
     pub(crate) fn take_state_changes(&self) -> Result<HashMap<String, Value>, ToolFailure> {
-        if !self.recorded.load(Ordering::Acquire) {
-            return Ok(HashMap::new());
+        match self.inner() {
+            Some(inner) if inner.recorded.load(Ordering::Acquire) => self.take_recorded(inner),
+            _ => Ok(HashMap::new()),
         }
-        self.take_recorded()
     }
 
-    fn take_recorded(&self) -> Result<HashMap<String, Value>, ToolFailure> {
-        let changes = self
+    fn take_recorded(&self, inner: &Inner) -> Result<HashMap<String, Value>, ToolFailure> {
+        let changes = inner
             .state_changes
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
             .take()
-            .map(|changes| *changes)
             .unwrap_or_default();
         if changes.is_empty() {
             return Ok(changes);
@@ -321,5 +377,55 @@ impl ToolContext {
             }
         }
         Ok(changes)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashMap;
+
+    use serde_json::json;
+
+    use super::ToolContext;
+
+    #[test]
+    fn an_empty_context_is_two_words_and_allocates_nothing() {
+        assert_eq!(
+            std::mem::size_of::<ToolContext>(),
+            2 * std::mem::size_of::<usize>()
+        );
+        let ctx = ToolContext::new().with_attempt(1);
+        assert!(ctx.inner.get().is_none(), "attempt 1 is the default");
+        assert!(
+            ToolContext::from_seed("", None, None, 1, Some(&HashMap::new()))
+                .inner
+                .get()
+                .is_none()
+        );
+    }
+
+    #[test]
+    fn from_seed_carries_every_seed_argument() {
+        let effects = HashMap::from([("k".to_owned(), json!(1))]);
+        let ctx = ToolContext::from_seed("a-1", Some(5_000), Some("s"), 3, Some(&effects));
+        assert_eq!(ctx.action_id(), "a-1");
+        assert_eq!(ctx.session_id(), Some("s"));
+        assert_eq!(ctx.attempt(), 3);
+        assert!(ctx.remaining().is_some_and(|d| d.as_millis() <= 5_000));
+        assert_eq!(ctx.expected_effects(), Some(&effects));
+        assert_eq!(ctx.idempotency_key(), None);
+        let keyed = ToolContext::new().with_idempotency_key("call-7");
+        assert_eq!(keyed.idempotency_key(), Some("call-7"));
+    }
+
+    #[test]
+    fn state_changes_recorded_on_an_empty_context_are_kept() {
+        let ctx = ToolContext::new();
+        ctx.record_state_change("k", json!(2));
+        assert_eq!(
+            ctx.take_state_changes().unwrap(),
+            HashMap::from([("k".to_owned(), json!(2))])
+        );
+        assert!(ctx.take_state_changes().unwrap().is_empty(), "taken once");
     }
 }

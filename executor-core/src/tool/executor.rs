@@ -148,10 +148,9 @@ pub trait ToolExecutor: Send + Sync {
         action_id: &'a str,
     ) -> BoxFuture<'a, Result<mpsc::Receiver<ToolStreamChunk>, String>> {
         let _ = (params, action_id);
-        let message = format!(
-            "tool '{tool}': this executor does not support streaming/long-running invocation"
-        );
-        Box::pin(std::future::ready(Err(message)))
+        Box::pin(std::future::ready(Err(
+            super::context_executor::stream_unsupported(tool),
+        )))
     }
 
     /// Runs `tool` with a full [`ToolContext`]: deadline, cancellation, stream sink and
@@ -179,7 +178,7 @@ pub trait ToolExecutor: Send + Sync {
                 effects,
                 None,
             );
-            super::drive::drive(tool, &ctx, None, call).await
+            super::call::drive(tool, &ctx, None, call).await
         })
     }
 

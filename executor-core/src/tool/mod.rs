@@ -1,14 +1,35 @@
-//! The tool model: the executor trait, specs, context, stream chunks and tool sets.
+//! The tool model: the executor traits, specs, context, the call path, stream chunks and tool
+//! sets.
+//!
+//! | file | what is in it |
+//! |---|---|
+//! | `executor.rs` | [`ToolExecutor`] (the seed contract) and [`ToolExecution`] |
+//! | `context_executor.rs` | [`ContextExecutor`], the one path, and the blanket `impl ToolExecutor` |
+//! | `context.rs` | [`ToolContext`] |
+//! | `call/` | the call path: argument decoding, the panic boundary, deadlines and cancellation |
+//! | `fn_tool.rs` | [`Tool`] (what `#[tool]` implements) and the tool-as-a-value entry |
+//! | `route.rs` | the name lookup table and the rule for a name an executor does not serve |
+//! | `set.rs` | [`ToolSet`] and [`ToolSetBuilder`] |
+//! | `stream_task.rs` | [`spawn_stream`]: a call in a task, its chunks on a bounded channel |
+//! | `spec.rs`, `stream.rs` | [`ToolSpec`] and [`ToolStreamChunk`] |
 
+pub(crate) mod call;
 pub(crate) mod context;
-pub(crate) mod drive;
+pub(crate) mod context_executor;
 pub(crate) mod executor;
+pub(crate) mod fn_tool;
+pub(crate) mod route;
 pub(crate) mod set;
 pub(crate) mod spec;
 pub(crate) mod stream;
+pub(crate) mod stream_task;
 
+pub use call::{CatchUnwind, Panic};
 pub use context::ToolContext;
+pub use context_executor::ContextExecutor;
 pub use executor::{BoxFuture, SpecList, ToolExecution, ToolExecutor};
-pub use set::{DuplicateTool, FnTool, PlainFn, Tool, ToolSet, ToolSetBuilder, spawn_stream};
+pub use fn_tool::Tool;
+pub use set::{DuplicateTool, ToolSet, ToolSetBuilder};
 pub use spec::{ToolAnnotations, ToolSpec};
 pub use stream::{STREAM_CAPACITY, ToolStreamChunk};
+pub use stream_task::spawn_stream;

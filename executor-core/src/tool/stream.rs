@@ -3,6 +3,8 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use crate::Classification;
+
 /// How many chunks a stream buffers before the tool waits for the reader (backpressure).
 ///
 /// A tool that reports progress faster than its reader drains it is slowed down rather than
@@ -39,10 +41,22 @@ pub enum ToolStreamChunk {
         /// The tool's return value.
         result: Option<Value>,
     },
-    /// Terminal: the call failed.
+    /// Terminal: the call failed. Beside the seed's `message`, the failure's code, class and
+    /// retry hint, so a streaming caller can decide whether to retry (additive: the seed's
+    /// `{"kind":"error","message":…}` still parses, with each of them `None`). Built by
+    /// [`for_stream`](crate::failure::transport::for_stream).
     Error {
         /// The failure's message (redacted failures send the fixed text).
         message: String,
+        /// The failure's stable code.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        code: Option<String>,
+        /// Ordinary (may be retried) or terminal (must not be).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        classification: Option<Classification>,
+        /// How long to wait before retrying, in milliseconds, if the tool said.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        retry_after_ms: Option<u64>,
     },
 }
 

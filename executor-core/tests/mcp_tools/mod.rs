@@ -4,8 +4,8 @@
 use std::collections::HashSet;
 use std::sync::Mutex;
 
-use executor_core::ToolFailure;
 use executor_core::prelude::*;
+use executor_core::{ToolFailure, ToolSet};
 use schemars::JsonSchema;
 use serde::Serialize;
 
@@ -20,8 +20,8 @@ pub fn dropped(key: &str) -> bool {
         .is_some_and(|s| s.contains(key))
 }
 
-/// Records its key when the future holding it is dropped.
-struct OnDrop(String);
+/// Records its key (see [`dropped`]) when the future holding it is dropped.
+pub struct OnDrop(pub String);
 
 impl Drop for OnDrop {
     fn drop(&mut self) {

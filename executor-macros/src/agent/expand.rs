@@ -11,7 +11,8 @@ use crate::krate::CratePath;
 //     agent_executor!(Echo, |ctx, queue| async { … });
 // Output:
 //     const _: () = {
-//         impl ::executor_core::agent::AgentExecutor for Echo {
+//         use ::executor_core::__private as __rt;
+//         impl __rt::a2a::AgentExecutor for Echo {
 //             fn execute<'__executor>(&'__executor self, __executor_ctx: &'__executor RequestContext,
 //                                     __executor_queue: &'__executor dyn EventQueueWriter)
 //                 -> BoxFuture<'__executor, A2aResult<()>> {
@@ -23,33 +24,36 @@ use crate::krate::CratePath;
 //         }
 //     };
 pub fn expand_impl(model: &ImplModel) -> TokenStream {
-    let krate = &model.krate;
-    let (impl_generics, _, where_clause) = model.generics.split_for_impl();
-    let self_ty = model.self_ty;
-    let execute = hook_fn(krate, "execute", &model.execute);
-    let cancel = model
-        .cancel
-        .as_ref()
-        .map(|hook| hook_fn(krate, "cancel", hook));
-    let on_shutdown = model
-        .on_shutdown
-        .as_ref()
-        .map(|hook| shutdown_fn(krate, hook));
+    let runtime = model.krate.runtime();
+    let items = executor_impl(model);
     quote! {
+        #[allow(unused_qualifications)] // every runtime path goes through `__rt` on purpose
         const _: () = {
-            #[automatically_derived]
-            #[allow(unused_qualifications)] // generated paths are absolute on purpose
-            impl #impl_generics #krate::agent::AgentExecutor for #self_ty #where_clause {
-                #execute
-                #cancel
-                #on_shutdown
-            }
+            #runtime
+            #items
         };
     }
 }
 
+/// The `AgentExecutor` impl, for inside a `const _` block that has `__rt`.
+fn executor_impl(model: &ImplModel) -> TokenStream {
+    let (impl_generics, _, where_clause) = model.generics.split_for_impl();
+    let self_ty = model.self_ty;
+    let execute = hook_fn("execute", &model.execute);
+    let cancel = model.cancel.as_ref().map(|hook| hook_fn("cancel", hook));
+    let on_shutdown = model.on_shutdown.as_ref().map(shutdown_fn);
+    quote! {
+        #[automatically_derived]
+        impl #impl_generics __rt::a2a::AgentExecutor for #self_ty #where_clause {
+            #execute
+            #cancel
+            #on_shutdown
+        }
+    }
+}
+
 /// `execute` or `cancel`: the body runs inside `run_execute`/`run_cancel` with a `TaskQueue`.
-fn hook_fn(krate: &CratePath, name: &str, hook: &Hook) -> TokenStream {
+fn hook_fn(name: &str, hook: &Hook) -> TokenStream {
     let ident = format_ident!("{name}");
     let runner = format_ident!("run_{name}");
     let writer = quote!(__executor_writer);
@@ -66,8 +70,8 @@ fn hook_fn(krate: &CratePath, name: &str, hook: &Hook) -> TokenStream {
             // `unused_braces` in the user's code.
             let stmts = &block.stmts;
             quote! {
-                move |#ctx: &'__executor #krate::agent::RequestContext, #writer: #krate::agent::TaskQueue| #async_move {
-                    let #queue: &dyn #krate::agent::EventQueueWriter = &#writer;
+                move |#ctx: &'__executor __rt::a2a::RequestContext, #writer: __rt::a2a::TaskQueue| #async_move {
+                    let #queue: &dyn __rt::a2a::EventQueueWriter = &#writer;
                     #(#stmts)*
                 }
             }
@@ -89,7 +93,7 @@ fn hook_fn(krate: &CratePath, name: &str, hook: &Hook) -> TokenStream {
             let span = method_span(method);
             let call = quote_spanned!(span=> Self::#ident(self, #ctx_arg, #queue_arg).await);
             quote! {
-                move |__executor_ctx: &'__executor #krate::agent::RequestContext, #writer: #krate::agent::TaskQueue| async move {
+                move |__executor_ctx: &'__executor __rt::a2a::RequestContext, #writer: __rt::a2a::TaskQueue| async move {
                     #call
                 }
             }
@@ -98,15 +102,15 @@ fn hook_fn(krate: &CratePath, name: &str, hook: &Hook) -> TokenStream {
     quote! {
         fn #ident<'__executor>(
             &'__executor self,
-            __executor_ctx: &'__executor #krate::agent::RequestContext,
-            __executor_queue: &'__executor dyn #krate::agent::EventQueueWriter,
-        ) -> #krate::BoxFuture<'__executor, #krate::agent::A2aResult<()>> {
-            #krate::__private::a2a::#runner(__executor_ctx, __executor_queue, #body)
+            __executor_ctx: &'__executor __rt::a2a::RequestContext,
+            __executor_queue: &'__executor dyn __rt::a2a::EventQueueWriter,
+        ) -> __rt::BoxFuture<'__executor, __rt::a2a::A2aResult<()>> {
+            __rt::a2a::#runner(__executor_ctx, __executor_queue, #body)
         }
     }
 }
 
-fn shutdown_fn(krate: &CratePath, hook: &Hook) -> TokenStream {
+fn shutdown_fn(hook: &Hook) -> TokenStream {
     let body = match hook {
         Hook::Closure { block, span, .. } => {
             let async_move = quote_spanned!(*span=> async move);
@@ -118,8 +122,8 @@ fn shutdown_fn(krate: &CratePath, hook: &Hook) -> TokenStream {
         }
     };
     quote! {
-        fn on_shutdown<'__executor>(&'__executor self) -> #krate::BoxFuture<'__executor, ()> {
-            #krate::__private::a2a::run_shutdown(#body)
+        fn on_shutdown<'__executor>(&'__executor self) -> __rt::BoxFuture<'__executor, ()> {
+            __rt::a2a::run_shutdown(#body)
         }
     }
 }
@@ -132,20 +136,30 @@ pub fn fallback_impl(
     generics: &syn::Generics,
     self_ty: &syn::Type,
 ) -> TokenStream {
+    let runtime = krate.runtime();
+    let items = fallback_items(generics, self_ty);
+    quote! {
+        #[allow(unused_qualifications)] // every runtime path goes through `__rt` on purpose
+        const _: () = {
+            #runtime
+            #items
+        };
+    }
+}
+
+fn fallback_items(generics: &syn::Generics, self_ty: &syn::Type) -> TokenStream {
     let (impl_generics, _, where_clause) = generics.split_for_impl();
     quote! {
-        const _: () = {
-            #[automatically_derived]
-            impl #impl_generics #krate::agent::AgentExecutor for #self_ty #where_clause {
-                fn execute<'__executor>(
-                    &'__executor self,
-                    _: &'__executor #krate::agent::RequestContext,
-                    _: &'__executor dyn #krate::agent::EventQueueWriter,
-                ) -> #krate::BoxFuture<'__executor, #krate::agent::A2aResult<()>> {
-                    ::core::unreachable!()
-                }
+        #[automatically_derived]
+        impl #impl_generics __rt::a2a::AgentExecutor for #self_ty #where_clause {
+            fn execute<'__executor>(
+                &'__executor self,
+                _: &'__executor __rt::a2a::RequestContext,
+                _: &'__executor dyn __rt::a2a::EventQueueWriter,
+            ) -> __rt::BoxFuture<'__executor, __rt::a2a::A2aResult<()>> {
+                ::core::unreachable!()
             }
-        };
+        }
     }
 }
 
@@ -156,9 +170,17 @@ pub fn fallback_agent(
     generics: &syn::Generics,
     self_ty: &syn::Type,
 ) -> TokenStream {
-    let executor = fallback_impl(krate, generics, self_ty);
-    let card = card_fns(krate, generics, self_ty, &quote!(::core::unreachable!()));
-    quote!(#executor #card)
+    let runtime = krate.runtime();
+    let executor = fallback_items(generics, self_ty);
+    let card = card_items(generics, self_ty, &quote!(::core::unreachable!()));
+    quote! {
+        #[allow(unused_qualifications)] // every runtime path goes through `__rt` on purpose
+        const _: () = {
+            #runtime
+            #card
+            #executor
+        };
+    }
 }
 
 // Input:
@@ -167,31 +189,35 @@ pub fn fallback_agent(
 //     impl WeatherAgent { async fn execute(&self, ctx: &RequestContext, queue: &dyn EventQueueWriter) -> A2aResult<()> { … } }
 // Output:
 //     impl WeatherAgent { async fn execute(…) … }                 (as written)
-//     impl WeatherAgent { pub fn agent_card(url: &str) -> AgentCard { const SPEC: CardSpec = …; SPEC.card(url) } }
-//     const _: () = { impl Agent for WeatherAgent { fn card(&self, url) { Self::agent_card(url) } } };
-//     const _: () = { impl AgentExecutor for WeatherAgent { fn execute(…) { run_execute(…, Self::execute(self, ctx, &queue)) } } };
+//     const _: () = {
+//         use ::executor_core::__private as __rt;
+//         impl WeatherAgent { pub fn agent_card(url: &str) -> AgentCard { const SPEC: CardSpec = …; SPEC.card(url) } }
+//         impl Agent for WeatherAgent { fn card(&self, url) { Self::agent_card(url) } }
+//         impl AgentExecutor for WeatherAgent { fn execute(…) { run_execute(…, Self::execute(self, ctx, &queue)) } }
+//     };
 pub fn expand_agent(model: &AgentModel, block: &syn::ItemImpl) -> TokenStream {
-    let krate = &model.imp.krate;
-    let spec = card_spec(krate, &model.card);
+    let runtime = model.imp.krate.runtime();
+    let spec = card_spec(&model.card);
     let body = quote! {
-        const __EXECUTOR_CARD: #krate::__private::a2a::CardSpec = #spec;
+        const __EXECUTOR_CARD: __rt::a2a::CardSpec = #spec;
         __EXECUTOR_CARD.card(url)
     };
-    let card = card_fns(krate, model.imp.generics, model.imp.self_ty, &body);
-    let executor = expand_impl(&model.imp);
+    let card = card_items(model.imp.generics, model.imp.self_ty, &body);
+    let executor = executor_impl(&model.imp);
     quote! {
         #block
-        #card
-        #executor
+
+        #[allow(unused_qualifications)] // every runtime path goes through `__rt` on purpose
+        const _: () = {
+            #runtime
+            #card
+            #executor
+        };
     }
 }
 
-fn card_fns(
-    krate: &CratePath,
-    generics: &syn::Generics,
-    self_ty: &syn::Type,
-    body: &TokenStream,
-) -> TokenStream {
+/// `agent_card(url)` and the `Agent` impl, for inside a `const _` block that has `__rt`.
+fn card_items(generics: &syn::Generics, self_ty: &syn::Type, body: &TokenStream) -> TokenStream {
     let (impl_generics, _, where_clause) = generics.split_for_impl();
     let doc = format!(
         "The A2A agent card of `{}`, with its interfaces at `url` (generated by `#[agent]`).",
@@ -201,24 +227,21 @@ fn card_fns(
         impl #impl_generics #self_ty #where_clause {
             #[doc = #doc]
             #[must_use]
-            pub fn agent_card(url: &str) -> #krate::agent::AgentCard {
+            pub fn agent_card(url: &str) -> __rt::a2a::AgentCard {
                 #body
             }
         }
 
-        const _: () = {
-            #[automatically_derived]
-            #[allow(unused_qualifications)] // generated paths are absolute on purpose
-            impl #impl_generics #krate::agent::Agent for #self_ty #where_clause {
-                fn card(&self, url: &str) -> #krate::agent::AgentCard {
-                    Self::agent_card(url)
-                }
+        #[automatically_derived]
+        impl #impl_generics __rt::a2a::Agent for #self_ty #where_clause {
+            fn card(&self, url: &str) -> __rt::a2a::AgentCard {
+                Self::agent_card(url)
             }
-        };
+        }
     }
 }
 
-fn card_spec(krate: &CratePath, card: &Card) -> TokenStream {
+fn card_spec(card: &Card) -> TokenStream {
     let name = &card.name;
     let description = &card.description;
     let version = card.version.as_ref().map_or_else(
@@ -240,9 +263,9 @@ fn card_spec(krate: &CratePath, card: &Card) -> TokenStream {
     let push = card.push_notifications;
     let input_modes = &card.input_modes;
     let output_modes = &card.output_modes;
-    let skills = card.skills.iter().map(|s| skill_spec(krate, s));
+    let skills = card.skills.iter().map(skill_spec);
     quote! {
-        #krate::__private::a2a::CardSpec {
+        __rt::a2a::CardSpec {
             name: #name,
             description: #description,
             version: #version,
@@ -258,7 +281,7 @@ fn card_spec(krate: &CratePath, card: &Card) -> TokenStream {
     }
 }
 
-fn skill_spec(krate: &CratePath, skill: &Skill) -> TokenStream {
+fn skill_spec(skill: &Skill) -> TokenStream {
     let Skill {
         id,
         name,
@@ -271,7 +294,7 @@ fn skill_spec(krate: &CratePath, skill: &Skill) -> TokenStream {
     let input_modes = option(input_modes.as_ref().map(|m| quote!(&[#(#m),*])));
     let output_modes = option(output_modes.as_ref().map(|m| quote!(&[#(#m),*])));
     quote! {
-        #krate::__private::a2a::SkillSpec {
+        __rt::a2a::SkillSpec {
             id: #id,
             name: #name,
             description: #description,
@@ -284,8 +307,5 @@ fn skill_spec(krate: &CratePath, skill: &Skill) -> TokenStream {
 }
 
 fn option(value: Option<TokenStream>) -> TokenStream {
-    value.map_or_else(
-        || quote!(::core::option::Option::None),
-        |value| quote!(::core::option::Option::Some(#value)),
-    )
+    value.map_or_else(|| quote!(__rt::None), |value| quote!(__rt::Some(#value)))
 }

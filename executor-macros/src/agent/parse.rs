@@ -1,12 +1,12 @@
 //! Syntax of `agent_executor!(…)` and `#[agent(…)]`. Every key keeps its span.
 
-use crate::meta::{path_text, set_once};
 use proc_macro2::{Span, TokenStream};
 use syn::meta::ParseNestedMeta;
 use syn::parse::{Parse, ParseStream};
 use syn::punctuated::Punctuated;
 use syn::{Expr, Generics, Ident, LitStr, Token, Type, WhereClause};
 
+use crate::attr::{self, Flag, Keys, set_once};
 use crate::diag::Errors;
 use crate::krate::CratePath;
 
@@ -121,11 +121,39 @@ fn starts_arm(input: ParseStream<'_>) -> bool {
         && starts_closure(&fork)
 }
 
-pub const AGENT_KEYS: &str = "`name`, `description`, `version`, `provider`, `documentation_url`, `icon_url`, \
-     `streaming`, `push_notifications`, `input_modes`, `output_modes`, `skill`, `crate`";
-pub const SKILL_KEYS: &str =
-    "`id`, `name`, `description`, `tags`, `examples`, `input_modes`, `output_modes`";
-const PROVIDER_KEYS: &str = "`organization`, `url`";
+const AGENT: Keys = Keys {
+    what: "#[agent]",
+    keys: &[
+        "name",
+        "description",
+        "version",
+        "provider",
+        "documentation_url",
+        "icon_url",
+        "streaming",
+        "push_notifications",
+        "input_modes",
+        "output_modes",
+        "skill",
+        "crate",
+    ],
+};
+const SKILL: Keys = Keys {
+    what: "skill",
+    keys: &[
+        "id",
+        "name",
+        "description",
+        "tags",
+        "examples",
+        "input_modes",
+        "output_modes",
+    ],
+};
+const PROVIDER: Keys = Keys {
+    what: "provider",
+    keys: &["organization", "url"],
+};
 
 /// `#[agent(…)]`.
 #[derive(Default)]
@@ -137,8 +165,8 @@ pub struct AgentAttr {
     pub provider: Option<(Span, Option<LitStr>, Option<LitStr>)>,
     pub documentation_url: Option<LitStr>,
     pub icon_url: Option<LitStr>,
-    pub streaming: Option<bool>,
-    pub push_notifications: Option<bool>,
+    pub streaming: Option<Flag>,
+    pub push_notifications: Option<Flag>,
     pub input_modes: Option<StrList>,
     pub output_modes: Option<StrList>,
     pub skills: Vec<SkillAttr>,
@@ -168,48 +196,32 @@ impl AgentAttr {
     /// Parses the attribute's arguments, reporting every bad key.
     pub fn parse(args: TokenStream, errors: &mut Errors) -> Self {
         let mut attr = Self::default();
-        let parser = syn::meta::parser(|meta| {
-            if let Err(e) = attr.parse_key(&meta, errors) {
-                errors.push(e);
-                skip_value(&meta)?;
-            }
-            Ok(())
-        });
-        if let Err(e) = syn::parse::Parser::parse2(parser, args) {
-            errors.push(e);
-        }
+        attr::parse_args(args, errors, |meta, errors| attr.parse_key(meta, errors));
         attr
     }
 
     fn parse_key(&mut self, meta: &ParseNestedMeta<'_>, errors: &mut Errors) -> syn::Result<()> {
-        let key = path_text(&meta.path);
-        match key.as_str() {
-            "name" => set_once(&mut self.name, meta, &key, |m| m.value()?.parse()),
-            "description" => set_once(&mut self.description, meta, &key, |m| m.value()?.parse()),
-            "version" => set_once(&mut self.version, meta, &key, |m| m.value()?.parse()),
-            "documentation_url" => set_once(&mut self.documentation_url, meta, &key, |m| {
-                m.value()?.parse()
-            }),
-            "icon_url" => set_once(&mut self.icon_url, meta, &key, |m| m.value()?.parse()),
-            "streaming" => set_once(&mut self.streaming, meta, &key, parse_flag),
-            "push_notifications" => set_once(&mut self.push_notifications, meta, &key, parse_flag),
-            "input_modes" => set_once(&mut self.input_modes, meta, &key, |m| {
-                parse_list(m.value()?)
-            }),
-            "output_modes" => set_once(&mut self.output_modes, meta, &key, |m| {
-                parse_list(m.value()?)
-            }),
-            "provider" => set_once(&mut self.provider, meta, &key, parse_provider),
+        let text = |m: &ParseNestedMeta<'_>| attr::string(m, "…");
+        let list = |m: &ParseNestedMeta<'_>| parse_list(m.value()?);
+        match attr::key_of(meta).as_str() {
+            "name" => set_once(&mut self.name, meta, text),
+            "description" => set_once(&mut self.description, meta, text),
+            "version" => set_once(&mut self.version, meta, |m| attr::string(m, "1.0.0")),
+            "documentation_url" => set_once(&mut self.documentation_url, meta, text),
+            "icon_url" => set_once(&mut self.icon_url, meta, text),
+            "streaming" => set_once(&mut self.streaming, meta, attr::flag),
+            "push_notifications" => set_once(&mut self.push_notifications, meta, attr::flag),
+            "input_modes" => set_once(&mut self.input_modes, meta, list),
+            "output_modes" => set_once(&mut self.output_modes, meta, list),
+            "provider" => set_once(&mut self.provider, meta, |m| parse_provider(m, errors)),
             "skill" => {
                 self.skills.push(SkillAttr::parse(meta, errors)?);
                 Ok(())
             }
-            "crate" => set_once(&mut self.krate, meta, &key, |m| {
+            "crate" => set_once(&mut self.krate, meta, |m| {
                 CratePath::parse_value(m.value()?)
             }),
-            _ => Err(meta.error(format!(
-                "unknown #[agent] key `{key}`; expected one of {AGENT_KEYS}"
-            ))),
+            _ => Err(AGENT.error(meta)),
         }
     }
 }
@@ -217,10 +229,7 @@ impl AgentAttr {
 impl SkillAttr {
     fn parse(meta: &ParseNestedMeta<'_>, errors: &mut Errors) -> syn::Result<Self> {
         let mut skill = Self {
-            span: meta
-                .path
-                .get_ident()
-                .map_or_else(Span::call_site, Ident::span),
+            span: attr::key_span(meta),
             id: None,
             name: None,
             description: None,
@@ -234,33 +243,19 @@ impl SkillAttr {
                 meta.error("write the skill as `skill(id = \"…\", name = \"…\", description = \"…\", tags = [\"…\"])`")
             );
         }
-        meta.parse_nested_meta(|inner| {
-            let key = path_text(&inner.path);
-            let parsed = match key.as_str() {
-                "id" => set_once(&mut skill.id, &inner, &key, |m| m.value()?.parse()),
-                "name" => set_once(&mut skill.name, &inner, &key, |m| m.value()?.parse()),
-                "description" => {
-                    set_once(&mut skill.description, &inner, &key, |m| m.value()?.parse())
-                }
-                "tags" => set_once(&mut skill.tags, &inner, &key, |m| parse_list(m.value()?)),
-                "examples" => set_once(&mut skill.examples, &inner, &key, |m| {
-                    parse_list(m.value()?)
-                }),
-                "input_modes" => set_once(&mut skill.input_modes, &inner, &key, |m| {
-                    parse_list(m.value()?)
-                }),
-                "output_modes" => set_once(&mut skill.output_modes, &inner, &key, |m| {
-                    parse_list(m.value()?)
-                }),
-                _ => Err(inner.error(format!(
-                    "unknown skill key `{key}`; expected one of {SKILL_KEYS}"
-                ))),
-            };
-            if let Err(e) = parsed {
-                errors.push(e);
-                skip_value(&inner)?;
+        let text = |m: &ParseNestedMeta<'_>| attr::string(m, "…");
+        let list = |m: &ParseNestedMeta<'_>| parse_list(m.value()?);
+        attr::parse_nested(meta, errors, |inner, _| {
+            match attr::key_of(inner).as_str() {
+                "id" => set_once(&mut skill.id, inner, |m| attr::string(m, "forecast")),
+                "name" => set_once(&mut skill.name, inner, text),
+                "description" => set_once(&mut skill.description, inner, text),
+                "tags" => set_once(&mut skill.tags, inner, list),
+                "examples" => set_once(&mut skill.examples, inner, list),
+                "input_modes" => set_once(&mut skill.input_modes, inner, list),
+                "output_modes" => set_once(&mut skill.output_modes, inner, list),
+                _ => Err(SKILL.error(inner)),
             }
-            Ok(())
         })?;
         Ok(skill)
     }
@@ -269,20 +264,15 @@ impl SkillAttr {
 #[allow(clippy::type_complexity)] // the provider's two optional literals, with the key's span
 fn parse_provider(
     meta: &ParseNestedMeta<'_>,
+    errors: &mut Errors,
 ) -> syn::Result<(Span, Option<LitStr>, Option<LitStr>)> {
-    let span = meta
-        .path
-        .get_ident()
-        .map_or_else(Span::call_site, Ident::span);
+    let span = attr::key_span(meta);
     let (mut organization, mut url) = (None, None);
-    meta.parse_nested_meta(|inner| {
-        let key = path_text(&inner.path);
-        match key.as_str() {
-            "organization" => set_once(&mut organization, &inner, &key, |m| m.value()?.parse()),
-            "url" => set_once(&mut url, &inner, &key, |m| m.value()?.parse()),
-            _ => Err(inner.error(format!(
-                "unknown provider key `{key}`; expected one of {PROVIDER_KEYS}"
-            ))),
+    attr::parse_nested(meta, errors, |inner, _| {
+        match attr::key_of(inner).as_str() {
+            "organization" => set_once(&mut organization, inner, |m| attr::string(m, "…")),
+            "url" => set_once(&mut url, inner, |m| attr::string(m, "https://…")),
+            _ => Err(PROVIDER.error(inner)),
         }
     })?;
     Ok((span, organization, url))
@@ -296,24 +286,4 @@ fn parse_list(input: ParseStream<'_>) -> syn::Result<StrList> {
         span: bracket.span.join(),
         items: items.into_iter().collect(),
     })
-}
-
-fn parse_flag(meta: &ParseNestedMeta<'_>) -> syn::Result<bool> {
-    if meta.input.peek(Token![=]) {
-        Ok(meta.value()?.parse::<syn::LitBool>()?.value)
-    } else {
-        Ok(true)
-    }
-}
-
-/// Skips the value of a key that failed, so the keys after it are still checked.
-fn skip_value(meta: &ParseNestedMeta<'_>) -> syn::Result<()> {
-    if meta.input.peek(Token![=]) {
-        meta.input.parse::<Token![=]>()?;
-        meta.input.parse::<Expr>()?;
-    } else if meta.input.peek(syn::token::Paren) {
-        let _content;
-        syn::parenthesized!(_content in meta.input);
-    }
-    Ok(())
 }

@@ -1,12 +1,8 @@
-//! Expansion snapshots: `UPDATE_EXPECT=1 cargo test -p executor-macros` rewrites them.
+//! Expansion snapshots of `agent_executor!` and `#[agent]` (see `crate::snapshot`).
 
-use expect_test::expect_file;
 use quote::quote;
 
-fn pretty(tokens: proc_macro2::TokenStream) -> String {
-    let file: syn::File = syn::parse2(tokens).expect("the expansion parses as a file");
-    prettyplease::unparse(&file)
-}
+use crate::snapshot::assert_expansion;
 
 #[test]
 fn agent_executor_short_form() {
@@ -14,7 +10,7 @@ fn agent_executor_short_form() {
         let _ = (ctx, queue);
         Ok(())
     }));
-    expect_file!["snapshots/agent_executor_short.rs"].assert_eq(&pretty(out));
+    assert_expansion("agent_executor_short", out);
 }
 
 #[test]
@@ -26,7 +22,7 @@ fn agent_executor_all_arms_generic() {
         cancel: |_ctx, _queue| async { Ok(()) },
         on_shutdown: || async { self.close().await },
     ));
-    expect_file!["snapshots/agent_executor_all_arms.rs"].assert_eq(&pretty(out));
+    assert_expansion("agent_executor_all_arms", out);
 }
 
 #[test]
@@ -53,5 +49,5 @@ fn agent_attribute() {
             }
         },
     );
-    expect_file!["snapshots/agent_attribute.rs"].assert_eq(&pretty(out));
+    assert_expansion("agent_attribute", out);
 }

@@ -118,7 +118,7 @@ fn check_retry_after_class(input: &Input<'_>, errors: &mut Errors) {
 /// An explicit `data` needs a field to serialize.
 fn check_data_fields(input: &Input<'_>, errors: &mut Errors) {
     for variant in &input.variants {
-        let Some((true, span)) = variant.attr.data else {
+        let Some(span) = variant.attr.data.filter(|f| f.value).map(|f| f.span) else {
             continue;
         };
         if variant.fields.is_empty() {
@@ -145,9 +145,12 @@ fn check_data_fields(input: &Input<'_>, errors: &mut Errors) {
 /// would silently send nothing.
 fn check_data_redact(input: &Input<'_>, errors: &mut Errors) {
     let defaults = &input.defaults;
-    if let (Some((true, span)), Some((true, _))) = (defaults.data, defaults.redact) {
+    if let (Some(data), Some(redact)) = (defaults.data, defaults.redact)
+        && data.value
+        && redact.value
+    {
         errors.at(
-            span,
+            data.span,
             "`data` and `redact` on the enum contradict each other: a redacted failure drops its data; \
              keep one, and put the other on the variants that need it",
         );
@@ -156,8 +159,8 @@ fn check_data_redact(input: &Input<'_>, errors: &mut Errors) {
         let (settings, own) = (&variant.settings, &variant.attr);
         let own_span = own
             .data
-            .map(|(_, s)| s)
-            .or(own.redact.map(|(_, s)| s))
+            .map(|f| f.span)
+            .or(own.redact.map(|f| f.span))
             .or(own.kind.as_ref().map(|(_, k)| k.span()));
         let Some(span) = own_span.filter(|_| settings.data && settings.redact) else {
             continue;
@@ -188,7 +191,7 @@ fn check_skip_without_data(input: &Input<'_>, errors: &mut Errors) {
             .attr
             .data
             .or(input.defaults.data)
-            .is_some_and(|(on, _)| on);
+            .is_some_and(|f| f.value);
         if requested {
             continue;
         }

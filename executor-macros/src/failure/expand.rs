@@ -16,17 +16,21 @@ use super::parse::{Class, Kind};
 //     }
 // Output:
 //     const _: () = {
-//         impl From<WeatherError> for ::executor_core::ToolFailure { fn from(…) -> Self { … } }
-//         impl ::executor_core::failure::FailureCodes for WeatherError {
+//         use ::executor_core::__private as __rt;
+//         impl From<WeatherError> for __rt::ToolFailure { fn from(…) -> Self { … } }
+//         impl __rt::FailureCodes for WeatherError {
 //             const FAILURE_CODES: &'static [&'static str] = &["unknown_city", "unavailable"];
 //         }
 //     };
 pub fn expand(input: &Input<'_>) -> TokenStream {
     let from = impl_from(input);
     let codes = impl_codes(input);
+    let runtime = input.krate.runtime();
     quote! {
         // Anonymous const: the impls' helper imports stay out of the user's namespace.
+        #[allow(unused_qualifications)] // every runtime path goes through `__rt` on purpose
         const _: () = {
+            #runtime
             #from
             #codes
         };
@@ -47,7 +51,6 @@ pub fn expand(input: &Input<'_>) -> TokenStream {
 //         }
 //     }
 fn impl_from(input: &Input<'_>) -> TokenStream {
-    let krate = &input.krate;
     let ident = &input.original.ident;
     let (impl_generics, ty_generics, _) = input.original.generics.split_for_impl();
     let where_clause = from_bounds(input);
@@ -60,10 +63,10 @@ fn impl_from(input: &Input<'_>) -> TokenStream {
         let arms = input.variants.iter().map(|v| arm(input, v));
         let keep_source = keep_source(input, &error, &failure);
         // The type is named with the user's tokens, so a missing `Display` blames the type.
-        let display = quote!(#krate::__private::failure_message::<#ident #ty_generics>(&#error));
+        let display = quote!(__rt::failure_message::<#ident #ty_generics>(&#error));
         quote! {
-            let #message: ::std::string::String = #display;
-            let #failure: #krate::ToolFailure = match &#error {
+            let #message: __rt::String = #display;
+            let #failure: __rt::ToolFailure = match &#error {
                 #(#arms)*
             };
             #keep_source
@@ -71,8 +74,7 @@ fn impl_from(input: &Input<'_>) -> TokenStream {
     };
     quote! {
         #[automatically_derived]
-        #[allow(unused_qualifications)] // generated paths are absolute on purpose
-        impl #impl_generics ::core::convert::From<#ident #ty_generics> for #krate::ToolFailure #where_clause {
+                impl #impl_generics ::core::convert::From<#ident #ty_generics> for __rt::ToolFailure #where_clause {
             fn from(#error: #ident #ty_generics) -> Self {
                 #body
             }
@@ -84,7 +86,6 @@ fn impl_from(input: &Input<'_>) -> TokenStream {
 /// failure it becomes. Patterns use braces with members (`E::V { 0: f0, .. }`), which match
 /// unit, tuple and named variants alike.
 fn arm(input: &Input<'_>, variant: &Variant<'_>) -> TokenStream {
-    let krate = &input.krate;
     let settings = &variant.settings;
     let path = match input.shape {
         Shape::Enum => {
@@ -112,18 +113,18 @@ fn arm(input: &Input<'_>, variant: &Variant<'_>) -> TokenStream {
     let code = &settings.code;
     let kind = (settings.kind != Kind::Tool).then(|| {
         let kind = Ident::new(settings.kind.variant(), Span::call_site());
-        quote!(.with_kind(#krate::FailureKind::#kind))
+        quote!(.with_kind(__rt::FailureKind::#kind))
     });
     let retry = settings
         .retry_after_ms
-        .map(|ms| quote!(.with_retry_after(#krate::__private::Duration::from_millis(#ms))));
+        .map(|ms| quote!(.with_retry_after(__rt::Duration::from_millis(#ms))));
     let data = settings.data.then(|| {
-        let value = data_value(input, variant, &data_fields, &bindings);
+        let value = data_value(variant, &data_fields, &bindings);
         quote!(.with_data(#value))
     });
     let redact = settings.redact.then(|| quote!(.redact()));
     quote! {
-        #path { #(#members: #bindings,)* .. } => #krate::ToolFailure::#constructor(#message)
+        #path { #(#members: #bindings,)* .. } => __rt::ToolFailure::#constructor(#message)
             .with_code(#code)
             #kind
             #retry
@@ -135,20 +136,14 @@ fn arm(input: &Input<'_>, variant: &Variant<'_>) -> TokenStream {
 // Input:  UnknownCity { city: String, #[failure(skip)] source: io::Error }
 // Output: { let mut map = Map::new(); map.insert("city".into(), data_value(f0)); Value::Object(map) }
 // Positional fields: one is its value, several an array.
-fn data_value(
-    input: &Input<'_>,
-    variant: &Variant<'_>,
-    fields: &[&Field<'_>],
-    bindings: &[Ident],
-) -> TokenStream {
-    let krate = &input.krate;
+fn data_value(variant: &Variant<'_>, fields: &[&Field<'_>], bindings: &[Ident]) -> TokenStream {
     // The field's type is named with the user's tokens, so a missing `Serialize` blames it.
     let values: Vec<TokenStream> = fields
         .iter()
         .zip(bindings)
         .map(|(f, b)| {
             let ty = f.ty;
-            quote!(#krate::__private::data_value::<#ty>(#b))
+            quote!(__rt::data_value::<#ty>(#b))
         })
         .collect();
     let named = variant
@@ -160,14 +155,14 @@ fn data_value(
         let keys = fields.iter().map(|f| &f.key);
         let map = local("__executor_data");
         quote! {{
-            let mut #map = #krate::__private::Map::new();
-            #(#map.insert(::std::string::String::from(#keys), #values);)*
-            #krate::__private::Value::Object(#map)
+            let mut #map = __rt::Map::new();
+            #(#map.insert(__rt::String::from(#keys), #values);)*
+            __rt::Value::Object(#map)
         }}
     } else if let [single] = values.as_slice() {
         single.clone()
     } else {
-        quote!(#krate::__private::Value::Array(::std::vec![#(#values),*]))
+        quote!(__rt::Value::Array(__rt::vec![#(#values),*]))
     }
 }
 
@@ -175,18 +170,17 @@ fn data_value(
 // 'static`; generic ones (whose impl is checked once for every instantiation) keep a snapshot
 // of its text and source chain. See `executor_core::failure::support`.
 fn keep_source(input: &Input<'_>, error: &Ident, failure: &Ident) -> TokenStream {
-    let krate = &input.krate;
     if input.is_generic() {
         quote! {{
             #[allow(unused_imports)] // autoref specialization: one of the three applies
-            use #krate::__private::{AttachDebug as _, AttachError as _, AttachNone as _};
-            (&&&#krate::__private::SourceProbe::new(#error)).snapshot_source(#failure)
+            use __rt::{AttachDebug as _, AttachError as _, AttachNone as _};
+            (&&&__rt::SourceProbe::new(#error)).snapshot_source(#failure)
         }}
     } else {
         quote! {{
             #[allow(unused_imports)] // autoref specialization: one of the four applies
-            use #krate::__private::{AttachDebug as _, AttachError as _, AttachNone as _, AttachOwned as _};
-            (&&&&#krate::__private::SourceProbe::new(#error)).attach_source(#failure)
+            use __rt::{AttachDebug as _, AttachError as _, AttachNone as _, AttachOwned as _};
+            (&&&&__rt::SourceProbe::new(#error)).attach_source(#failure)
         }}
     }
 }
@@ -201,7 +195,6 @@ fn from_bounds(input: &Input<'_>) -> Option<syn::WhereClause> {
     if params.is_empty() {
         return clause;
     }
-    let krate = &input.krate;
     let ident = &input.original.ident;
     let (_, ty_generics, _) = generics.split_for_impl();
     let mut predicates: Vec<WherePredicate> =
@@ -210,9 +203,7 @@ fn from_bounds(input: &Input<'_>) -> Option<syn::WhereClause> {
         for field in variant.data_fields() {
             if mentions(field.ty.to_token_stream(), &params) {
                 let ty = field.ty;
-                predicates.push(
-                    syn::parse_quote_spanned!(ty.span()=> #ty: #krate::__private::serde::Serialize),
-                );
+                predicates.push(syn::parse_quote_spanned!(ty.span()=> #ty: __rt::serde::Serialize));
             }
         }
     }
@@ -231,14 +222,12 @@ fn mentions(tokens: TokenStream, params: &[&Ident]) -> bool {
 
 // Output: impl FailureCodes for WeatherError { const FAILURE_CODES = &["unknown_city", "unavailable"]; }
 fn impl_codes(input: &Input<'_>) -> TokenStream {
-    let krate = &input.krate;
     let ident = &input.original.ident;
     let (impl_generics, ty_generics, where_clause) = input.original.generics.split_for_impl();
     let codes = input.variants.iter().map(|v| &v.settings.code);
     quote! {
         #[automatically_derived]
-        #[allow(unused_qualifications)] // generated paths are absolute on purpose
-        impl #impl_generics #krate::failure::FailureCodes for #ident #ty_generics #where_clause {
+                impl #impl_generics __rt::FailureCodes for #ident #ty_generics #where_clause {
             const FAILURE_CODES: &'static [&'static str] = &[#(#codes),*];
         }
     }

@@ -18,21 +18,22 @@ pub fn expand(input: &DeriveInput, krate: &CratePath, error: &syn::Error) -> Tok
     let ident = &input.ident;
     let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
     let error = error.to_compile_error();
+    let runtime = krate.runtime();
     quote! {
         #error
 
+        #[allow(unused_qualifications)] // every runtime path goes through `__rt` on purpose
         const _: () = {
+            #runtime
             #[automatically_derived]
-            #[allow(unused_qualifications)] // generated paths are absolute on purpose
-            impl #impl_generics ::core::convert::From<#ident #ty_generics> for #krate::ToolFailure #where_clause {
+                        impl #impl_generics ::core::convert::From<#ident #ty_generics> for __rt::ToolFailure #where_clause {
                 fn from(_: #ident #ty_generics) -> Self {
                     ::core::unreachable!()
                 }
             }
 
             #[automatically_derived]
-            #[allow(unused_qualifications)] // generated paths are absolute on purpose
-            impl #impl_generics #krate::failure::FailureCodes for #ident #ty_generics #where_clause {
+                        impl #impl_generics __rt::FailureCodes for #ident #ty_generics #where_clause {
                 const FAILURE_CODES: &'static [&'static str] = &[];
             }
         };

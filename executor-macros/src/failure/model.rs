@@ -204,11 +204,11 @@ impl Settings {
         let redact = own
             .redact
             .or(defaults.redact)
-            .map_or(kind == Kind::Internal, |(on, _)| on);
+            .map_or(kind == Kind::Internal, |f| f.value);
         let data = match own.data {
-            Some((on, _)) => on,
+            Some(flag) => flag.value,
             // An inherited `data` skips variants with nothing to serialize.
-            None => defaults.data.is_some_and(|(on, _)| on) && has_data_fields,
+            None => defaults.data.is_some_and(|f| f.value) && has_data_fields,
         };
         Self {
             class,

@@ -2,10 +2,11 @@
 //! keeps its span, and every bad key is reported (the rest of its attribute is skipped, the
 //! other attributes are still read).
 
-use crate::meta::{path_text, set_once};
-use proc_macro2::{Ident, Span, TokenTree};
+use proc_macro2::{Ident, Span};
 use syn::meta::ParseNestedMeta;
-use syn::{Attribute, Lit, LitBool, LitStr, Meta, Token};
+use syn::{Attribute, LitStr, Meta};
+
+use crate::attr::{self, Flag, Keys, set_once};
 
 use crate::diag::Errors;
 use crate::krate::CratePath;
@@ -23,41 +24,42 @@ pub enum Place {
     Field,
 }
 
+/// Every key of a type or variant; the enum takes all but `code`, a variant all but `crate`.
+const KEYS: &[&str] = &[
+    "code",
+    "ordinary",
+    "terminal",
+    "unhandled",
+    "kind",
+    "retry_after",
+    "redact",
+    "data",
+    "crate",
+];
+const ENUM: Keys = Keys {
+    what: "#[failure]",
+    keys: KEYS.split_first().expect("non-empty").1,
+};
+const VARIANT: Keys = Keys {
+    what: "#[failure]",
+    keys: KEYS.split_last().expect("non-empty").1,
+};
+const STRUCT: Keys = Keys {
+    what: "#[failure]",
+    keys: KEYS,
+};
+const FIELD: Keys = Keys {
+    what: "#[failure]",
+    keys: &["skip"],
+};
+
 impl Place {
-    fn keys(self) -> &'static [&'static str] {
+    fn keys(self) -> &'static Keys {
         match self {
-            Self::Enum => &[
-                "ordinary",
-                "terminal",
-                "unhandled",
-                "kind",
-                "retry_after",
-                "redact",
-                "data",
-                "crate",
-            ],
-            Self::Variant => &[
-                "ordinary",
-                "terminal",
-                "unhandled",
-                "code",
-                "kind",
-                "retry_after",
-                "redact",
-                "data",
-            ],
-            Self::Struct => &[
-                "ordinary",
-                "terminal",
-                "unhandled",
-                "code",
-                "kind",
-                "retry_after",
-                "redact",
-                "data",
-                "crate",
-            ],
-            Self::Field => &["skip"],
+            Self::Enum => &ENUM,
+            Self::Variant => &VARIANT,
+            Self::Struct => &STRUCT,
+            Self::Field => &FIELD,
         }
     }
 }
@@ -137,10 +139,10 @@ pub struct FailureAttr {
     /// Milliseconds, and the literal.
     pub retry_after: Option<(u64, LitStr)>,
     pub kind: Option<(Kind, Ident)>,
-    /// `redact` / `redact = bool`, and the key's span.
-    pub redact: Option<(bool, Span)>,
-    /// `data` / `data = bool`, and the key's span.
-    pub data: Option<(bool, Span)>,
+    /// `redact` / `redact = bool`.
+    pub redact: Option<Flag>,
+    /// `data` / `data = bool`.
+    pub data: Option<Flag>,
     /// `skip` on a field.
     pub skip: Option<Span>,
     pub krate: Option<CratePath>,
@@ -156,42 +158,39 @@ impl FailureAttr {
                     &attr.meta,
                     format!(
                         "write `#[failure(key, …)]` with keys from {}",
-                        key_list(place.keys())
+                        place.keys().list()
                     ),
                 );
                 continue;
             };
-            let result = list.parse_nested_meta(|meta| {
-                if let Err(e) = out.parse_key(&meta, place) {
-                    errors.push(e);
-                    skip_rest(&meta)?;
-                }
-                Ok(())
+            attr::parse_args(list.tokens.clone(), errors, |meta, _| {
+                out.parse_key(meta, place)
             });
-            if let Err(e) = result {
-                errors.push(e);
-            }
         }
         out
     }
 
     fn parse_key(&mut self, meta: &ParseNestedMeta<'_>, place: Place) -> syn::Result<()> {
         let Some(ident) = meta.path.get_ident() else {
-            return Err(meta.error(unknown_key(&path_text(&meta.path), place)));
+            return Err(place.keys().error(meta));
         };
         let key = ident.to_string();
-        if !place.keys().contains(&key.as_str()) {
-            return Err(meta.error(misplaced_or_unknown(&key, place)));
+        if !place.keys().keys.contains(&key.as_str()) {
+            return Err(misplaced_or_unknown(meta, &key, place));
         }
         match key.as_str() {
             "ordinary" => self.set_class(meta, ident, Class::Ordinary),
             "terminal" => self.set_class(meta, ident, Class::Terminal),
             "unhandled" => self.set_class(meta, ident, Class::Unhandled),
-            "code" => set_once(&mut self.code, meta, &key, |m| {
-                parse_str(m, "code = \"not_found\"")
+            "code" => set_once(&mut self.code, meta, |m| attr::string(m, "not_found")),
+            "retry_after" => set_once(&mut self.retry_after, meta, |m| {
+                attr::duration(
+                    m,
+                    "200ms",
+                    "is the same as no hint; remove it, or write a wait such as `\"200ms\"`",
+                )
             }),
-            "retry_after" => set_once(&mut self.retry_after, meta, &key, parse_duration),
-            "kind" => set_once(&mut self.kind, meta, &key, |m| {
+            "kind" => set_once(&mut self.kind, meta, |m| {
                 let value = m.value()?;
                 if value.peek(LitStr) {
                     let lit: LitStr = value.parse()?;
@@ -203,16 +202,13 @@ impl FailureAttr {
                 let ident: Ident = value.parse()?;
                 Ok((Kind::from_ident(&ident)?, ident))
             }),
-            "redact" => set_once(&mut self.redact, meta, &key, parse_flag),
-            "data" => set_once(&mut self.data, meta, &key, parse_flag),
-            "skip" => set_once(&mut self.skip, meta, &key, |m| {
-                reject_value(m, "skip")?;
-                Ok(ident.span())
-            }),
-            "crate" => set_once(&mut self.krate, meta, &key, |m| {
+            "redact" => set_once(&mut self.redact, meta, attr::flag),
+            "data" => set_once(&mut self.data, meta, attr::flag),
+            "skip" => set_once(&mut self.skip, meta, |m| attr::bare(m, "failure")),
+            "crate" => set_once(&mut self.krate, meta, |m| {
                 CratePath::parse_value(m.value()?)
             }),
-            _ => Err(meta.error(unknown_key(&key, place))),
+            _ => Err(place.keys().error(meta)),
         }
     }
 
@@ -222,7 +218,7 @@ impl FailureAttr {
         ident: &Ident,
         class: Class,
     ) -> syn::Result<()> {
-        reject_value(meta, class.name())?;
+        attr::bare(meta, "failure")?;
         if let Some((first, _)) = &self.class {
             let message = if *first == class {
                 format!("duplicate `{}`; write it once", class.name())
@@ -248,101 +244,8 @@ pub fn crate_path_lenient(attrs: &[Attribute]) -> CratePath {
         .unwrap_or_default()
 }
 
-fn parse_str(meta: &ParseNestedMeta<'_>, example: &str) -> syn::Result<LitStr> {
-    let value = meta.value()?;
-    match value.parse::<syn::Expr>()? {
-        syn::Expr::Lit(syn::ExprLit {
-            lit: Lit::Str(s), ..
-        }) => Ok(s),
-        other => Err(syn::Error::new_spanned(
-            other,
-            format!("expected a string: `{example}`"),
-        )),
-    }
-}
-
-fn parse_duration(meta: &ParseNestedMeta<'_>) -> syn::Result<(u64, LitStr)> {
-    let lit = parse_str(meta, "retry_after = \"200ms\"")?;
-    let text = lit.value();
-    let digits = text.trim().trim_end_matches(|c: char| !c.is_ascii_digit());
-    if !digits.is_empty() && digits.bytes().all(|b| b == b'0') {
-        return Err(syn::Error::new(
-            lit.span(),
-            "`retry_after` of zero is the same as no hint; remove it, or write a wait such as `\"200ms\"`",
-        ));
-    }
-    let trimmed = text.trim();
-    let lead = trimmed.len()
-        - trimmed
-            .trim_start_matches(|c: char| c.is_ascii_digit())
-            .len();
-    let factor = match &trimmed[lead..] {
-        "ms" => Some(1),
-        "s" => Some(1000),
-        "m" => Some(60_000),
-        "h" => Some(3_600_000),
-        _ => None,
-    };
-    if let Some(factor) = factor
-        && lead > 0
-        && trimmed[..lead]
-            .parse::<u64>()
-            .ok()
-            .and_then(|n| n.checked_mul(factor))
-            .is_none()
-    {
-        return Err(syn::Error::new(
-            lit.span(),
-            format!(
-                "`retry_after = \"{trimmed}\"` does not fit in 64-bit milliseconds; a retry hint is seconds or minutes, e.g. `\"30s\"`"
-            ),
-        ));
-    }
-    let ms = crate::util::parse_duration_ms(&text).map_err(|e| syn::Error::new(lit.span(), e))?;
-    Ok((ms, lit))
-}
-
-fn parse_flag(meta: &ParseNestedMeta<'_>) -> syn::Result<(bool, Span)> {
-    let span = meta
-        .path
-        .get_ident()
-        .map_or_else(Span::call_site, Ident::span);
-    if meta.input.peek(Token![=]) {
-        let key = path_text(&meta.path);
-        match meta.value()?.parse::<syn::Expr>()? {
-            syn::Expr::Lit(syn::ExprLit {
-                lit: Lit::Bool(LitBool { value, .. }),
-                ..
-            }) => Ok((value, span)),
-            other => Err(syn::Error::new_spanned(
-                other,
-                format!(
-                    "expected `true` or `false`: write `{key}` to turn it on, `{key} = false` to turn an inherited one off"
-                ),
-            )),
-        }
-    } else {
-        Ok((true, span))
-    }
-}
-
-fn reject_value(meta: &ParseNestedMeta<'_>, key: &str) -> syn::Result<()> {
-    if meta.input.peek(Token![=]) || meta.input.peek(syn::token::Paren) {
-        return Err(meta.error(format!("`{key}` takes no value; write `#[failure({key})]`")));
-    }
-    Ok(())
-}
-
-/// After a bad key, skips its value so the keys after it are still read.
-fn skip_rest(meta: &ParseNestedMeta<'_>) -> syn::Result<()> {
-    while !meta.input.is_empty() && !meta.input.peek(Token![,]) {
-        meta.input.parse::<TokenTree>()?;
-    }
-    Ok(())
-}
-
-fn misplaced_or_unknown(key: &str, place: Place) -> String {
-    match (key, place) {
+fn misplaced_or_unknown(meta: &ParseNestedMeta<'_>, key: &str, place: Place) -> syn::Error {
+    let message = match (key, place) {
         ("code", Place::Enum) => {
             "`code` goes on each variant, not on the enum: every variant has its own code".to_owned()
         }
@@ -350,60 +253,10 @@ fn misplaced_or_unknown(key: &str, place: Place) -> String {
             "`crate` goes on the enum: write `#[failure(crate = ::path::to::executor_core)]` above `enum`".to_owned()
         }
         ("skip", _) => "`skip` goes on a field, to leave it out of the variant's `data`".to_owned(),
-        (other, Place::Field) if Place::Struct.keys().contains(&other) => format!(
+        (other, Place::Field) if STRUCT.keys.contains(&other) => format!(
             "`{other}` goes on the variant or the type, not on a field; a field takes only `#[failure(skip)]`"
         ),
-        _ => unknown_key(key, place),
-    }
-}
-
-fn unknown_key(key: &str, place: Place) -> String {
-    let keys = place.keys();
-    let hint = keys
-        .iter()
-        .filter(|k| edit_distance(k, key) <= 2)
-        .min_by_key(|k| edit_distance(k, key))
-        .map(|k| format!("did you mean `{k}`? "))
-        .unwrap_or_default();
-    format!(
-        "unknown #[failure] key `{key}`; {hint}expected one of {}",
-        key_list(keys)
-    )
-}
-
-fn key_list(keys: &[&str]) -> String {
-    keys.iter()
-        .map(|k| format!("`{k}`"))
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
-/// Levenshtein distance, for "did you mean" hints on short keys.
-fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut diagonal = row[0];
-        row[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let above = row[j + 1];
-            row[j + 1] = (above + 1)
-                .min(row[j] + 1)
-                .min(diagonal + usize::from(ca != *cb));
-            diagonal = above;
-        }
-    }
-    row[b.len()]
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn suggestions() {
-        assert_eq!(edit_distance("retry_after", "retyr_after"), 2);
-        assert!(unknown_key("retyr_after", Place::Variant).contains("did you mean `retry_after`?"));
-        assert!(!unknown_key("colour", Place::Variant).contains("did you mean"));
-    }
+        _ => return place.keys().error(meta),
+    };
+    meta.error(message)
 }

@@ -1,482 +1,212 @@
-//! Code generation for one tool: its spec and its call body. Infallible; the model is checked.
+//! Code generation for the three macros, from checked models. Infallible; no validation here.
+//! A tool's spec is written by `spec.rs`, its call by `call.rs`.
 
-use proc_macro2::{Delimiter, Group, Ident, Spacing, Span, TokenStream, TokenTree};
-use quote::{format_ident, quote, quote_spanned};
-use syn::Type;
+use proc_macro2::{Ident, Span, TokenStream};
+use quote::{ToTokens, quote, quote_spanned};
+use syn::Path;
 
-use super::model::{Arg, ArgDefault, Decode, Param, Ret, ToolFn, span_of};
-use crate::schema;
-use crate::util::json_string;
+use super::call::{call_body, ctx_ident, params_ident};
+use super::model::{ToolFn, ToolsImpl};
+use super::spec::spec;
+use crate::attr::path_text;
+use crate::krate::CratePath;
 
 // Input:
 //     /// Adds.
-//     #[tool(read_only)]
-//     fn add(a: i64, b: i64) -> i64 { a + b }
-// Output (spec):
-//     ToolSpec::new("add", "Adds.", literal(r#"{"type":"object","properties":{…},…}"#))
-//         .with_output_schema(literal(r#"{"type":"integer","format":"int64"}"#))
-//         .with_annotations(ToolAnnotations { read_only: Some(true), … })
-pub fn spec(model: &ToolFn) -> TokenStream {
-    let krate = &model.krate;
-    let name = &model.name;
-    let description = &model.description;
-    let input = input_schema(model);
-    let output = output_schema(model);
-    let opt_bool = option_tokens;
-    let title = option_tokens(
-        model
-            .title
-            .as_ref()
-            .map(|t| quote!(::std::string::String::from(#t))),
-    );
-    let (read_only, destructive, idempotent, open_world) = (
-        opt_bool(model.read_only),
-        opt_bool(model.destructive),
-        opt_bool(model.idempotent),
-        opt_bool(model.open_world),
-    );
-    let timeout = model
-        .timeout_ms
-        .map(|ms| quote!(.with_timeout(#krate::__private::Duration::from_millis(#ms))));
-    let failure_codes = failure_codes(model);
-    quote! {
-        #krate::ToolSpec::new(#name, #description, #input)
-            .with_output_schema(#output)
-            .with_annotations(#krate::ToolAnnotations {
-                title: #title,
-                read_only: #read_only,
-                destructive: #destructive,
-                idempotent: #idempotent,
-                open_world: #open_world,
-            })
-            #failure_codes
-            #timeout
-    }
-}
-
-// Input:  fn get_weather(…) -> Result<Weather, WeatherError>
-// Output: .with_failure_codes((&CodesProbe::<WeatherError>::new()).failure_codes().iter().copied())
-// Autoref specialization at the (concrete) call site: an error type that derives `ToolFailure`
-// lists its `FailureCodes`; `String`, `ToolFailure` or a hand-written `From` impl list none.
-fn failure_codes(model: &ToolFn) -> Option<TokenStream> {
-    let Ret::Result(ty) = &model.ret else {
-        return None;
+//     #[tool]
+//     pub fn add(a: i64, b: i64) -> i64 { a + b }
+// Output:
+//     pub fn add(a: i64, b: i64) -> i64 { a + b }
+//     /// The `add` tool …
+//     pub struct add {}
+//     const _: () = {
+//         use ::executor_core::__private as __rt;
+//         impl add { pub fn spec() -> &'static Arc<ToolSpec> { <Self as Tool>::spec() } }
+//         impl __rt::Tool for add { const NAME = "add"; fn spec() …; fn call(…) -> impl Future … }
+//     };
+pub fn expand_fn(model: &ToolFn, func: &syn::ItemFn) -> TokenStream {
+    let spec = spec(model);
+    let spec_body = quote! {
+        static SPEC: __rt::OnceLock<__rt::Arc<__rt::ToolSpec>> = __rt::OnceLock::new();
+        SPEC.get_or_init(|| __rt::Arc::new(#spec))
     };
-    let krate = &model.krate;
-    let ty = erase_lifetimes(ty);
-    Some(quote! {
-        .with_failure_codes({
-            #[allow(unused_imports)] // autoref specialization: one of the two applies
-            use #krate::__private::{DerivedCodes as _, NoCodes as _};
-            (&#krate::__private::CodesProbe::<<#ty as #krate::__private::ResultParts>::Err>::new()).failure_codes()
-        }.iter().copied())
-    })
+    let call = call_body(model, None);
+    tool_items(func, &model.krate, &model.name, &spec_body, &call)
 }
 
-/// A literal when every argument's type is visible to the macro, schemars at first use
-/// otherwise.
-fn input_schema(model: &ToolFn) -> TokenStream {
-    let krate = &model.krate;
-    let args: Vec<&Arg> = model.args().collect();
-    let literals: Option<Vec<String>> = args.iter().map(|a| schema::literal(&a.ty)).collect();
-    if let Some(literals) = literals {
-        let properties: Vec<String> = args
-            .iter()
-            .zip(&literals)
-            .map(|(a, lit)| {
-                format!(
-                    "{}:{}",
-                    json_string(&a.json_name),
-                    schema::with_description(lit, a.description.as_deref())
-                )
-            })
-            .collect();
-        let required: Vec<String> = args
-            .iter()
-            .filter(|a| a.required())
-            .map(|a| json_string(&a.json_name))
-            .collect();
-        let required = if required.is_empty() {
-            String::new()
-        } else {
-            format!(",\"required\":[{}]", required.join(","))
-        };
-        let json = format!(
-            "{{\"type\":\"object\",\"properties\":{{{}}}{required},\"additionalProperties\":false}}",
-            properties.join(",")
-        );
-        return quote!(#krate::__private::literal(#json));
-    }
-    let params = args.iter().map(|a| {
-        let name = &a.json_name;
-        let required = a.required();
-        let ty = schema_type(a);
-        let description = option_tokens(a.description.as_ref());
-        quote_spanned!(span_of(&a.ty)=> .param::<#ty>(#name, #description, #required))
-    });
-    quote!(#krate::__private::InputSchema::new() #(#params)* .finish())
-}
-
-/// `Some(v)` / `None` as tokens.
-fn option_tokens<T: quote::ToTokens>(value: Option<T>) -> TokenStream {
-    if let Some(v) = value {
-        quote!(::core::option::Option::Some(#v))
-    } else {
-        quote!(::core::option::Option::None)
-    }
-}
-
-/// The type whose schema describes an argument: what it decodes from, lifetimes erased.
-fn schema_type(arg: &Arg) -> TokenStream {
-    match &arg.decode {
-        Decode::Str | Decode::CowStr => quote!(str),
-        Decode::Slice(elem) => {
-            let elem = erase_lifetimes(elem);
-            quote!([#elem])
-        }
-        Decode::Ref(inner) => erase_lifetimes(inner),
-        Decode::Owned => erase_lifetimes(&arg.ty),
-    }
-}
-
-fn output_schema(model: &ToolFn) -> TokenStream {
-    let krate = &model.krate;
-    let literal = |json: String| quote!(#krate::__private::literal(#json));
-    match &model.ret {
-        Ret::Unit => literal(r#"{"type":"null"}"#.to_owned()),
-        Ret::Plain(ty) => schema::literal(ty).map_or_else(
-            || {
-                let erased = erase_lifetimes(ty);
-                quote_spanned!(span_of(ty)=> #krate::__private::output_schema::<#erased>())
-            },
-            literal,
-        ),
-        Ret::Result(ty) => result_ok_type(ty).and_then(schema::literal).map_or_else(
-            || {
-                let erased = erase_lifetimes(ty);
-                quote_spanned!(span_of(ty)=> #krate::__private::output_schema::<<#erased as #krate::__private::ResultParts>::Ok>())
-            },
-            literal,
-        ),
-    }
-}
-
-fn result_ok_type(ty: &Type) -> Option<&Type> {
-    let Type::Path(p) = ty else { return None };
-    let syn::PathArguments::AngleBracketed(args) = &p.path.segments.last()?.arguments else {
-        return None;
-    };
-    if args.args.len() != 2 {
-        return None;
-    }
-    match args.args.first()? {
-        syn::GenericArgument::Type(t) => Some(t),
-        _ => None,
-    }
-}
-
-// Input:  fn add(a: i64, b: i64) -> i64
-// Output, for a tool that reads its context (a `&ToolContext` parameter or a `timeout`):
-//     Box::pin(async move {
-//         let body = async {
-//             let mut raw_0 = None; let mut raw_1 = None;
-//             if let Some(obj) = object(params)? { for (k, v) in obj { match k.as_str() {
-//                 "a" => raw_0 = Some(v), "b" => raw_1 = Some(v),
-//                 other => return Err(unknown(other, &["a", "b"])) } } }
-//             let arg_0: i64 = match raw_0 { Some(v) => decode::<i64>(v, "a")?, None => return Err(missing("a", "i64")) };
-//             …
-//             let value = add(arg_0, arg_1); encode(&value)
-//         };
-//         let out = drive("add", &ctx, None, pin!(body)).await?;
-//         finish(out, &ctx)
-//     })
-// and for any other tool (see `plain_call`):
-//     with_context("add", ctx, /* plain_call(model, receiver) */)
-pub fn call_body(model: &ToolFn, receiver: Option<TokenStream>) -> TokenStream {
-    let krate = &model.krate;
-    let name = &model.name;
-    let ctx = ctx_ident();
-    if !reads_context(model) {
-        let plain = plain_call(model, receiver);
-        return quote!(#krate::__private::with_context(#name, #ctx, #plain));
-    }
-    let decode = decode_args(model);
-    let invoke = invoke(model, receiver);
-    let timeout = option_tokens(
-        model
-            .timeout_ms
-            .map(|ms| quote!(#krate::__private::Duration::from_millis(#ms))),
-    );
-    quote! {
-        #krate::__private::Box::pin(async move {
-            let __executor_body = async {
-                #decode
-                #invoke
-            };
-            // Pinned here rather than moved into `drive`: the body's state is stored once, in
-            // this future, instead of twice (measured in BENCHMARKS.md).
-            let __executor_output = #krate::__private::drive(
-                #name,
-                &#ctx,
-                #timeout,
-                #krate::__private::core::pin::pin!(__executor_body),
-            )
-            .await?;
-            #krate::__private::finish(__executor_output, &#ctx)
-        })
-    }
-}
-
-/// Whether the tool reads its context: it takes `&ToolContext` (ids, effects, the stream) or
-/// has a `timeout` (a deadline of its own). Any other tool only cares whether the call has a
-/// deadline or a cancellation token, and is called without a context when it has neither.
-pub fn reads_context(model: &ToolFn) -> bool {
-    model.timeout_ms.is_some() || model.params.iter().any(|p| matches!(p, Param::Context))
-}
-
-// The call of a tool that does not read its context, as a boxed future that holds no context:
-// the body under `plain_call`, which catches panics and wraps the output (no second state
-// machine). Only for tools where `reads_context` is false.
-//
-//     Box::pin(plain_call("add", async move { /* decode, call, encode */ }))
-pub fn plain_call(model: &ToolFn, receiver: Option<TokenStream>) -> TokenStream {
-    let krate = &model.krate;
-    let name = &model.name;
-    let decode = decode_args(model);
-    let invoke = invoke(model, receiver);
-    quote! {
-        #krate::__private::Box::pin(#krate::__private::plain_call(#name, async move {
-            #decode
-            #invoke
-        }))
-    }
-}
-
-pub fn params_ident() -> Ident {
-    Ident::new("__executor_params", Span::mixed_site())
-}
-
-pub fn ctx_ident() -> Ident {
-    Ident::new("__executor_ctx", Span::mixed_site())
-}
-
-fn decode_args(model: &ToolFn) -> TokenStream {
-    let krate = &model.krate;
+/// The function as written; the struct named like it (a braced struct lives only in the type
+/// namespace, so the function's path also names its tool; it is never constructed); and in
+/// the `const _` block its inherent `spec()` (so users need not import `Tool`) and its `Tool`
+/// impl with the given bodies. The fallback on error emits the same items with bodies that
+/// never run.
+pub fn tool_items(
+    func: &syn::ItemFn,
+    krate: &CratePath,
+    name: &str,
+    spec_body: &TokenStream,
+    call_body: &TokenStream,
+) -> TokenStream {
+    let runtime = krate.runtime();
+    let ident = &func.sig.ident;
+    let vis = &func.vis;
     let params = params_ident();
-    let args: Vec<&Arg> = model.args().collect();
-    let raws: Vec<Ident> = (0..args.len())
-        .map(|i| format_ident!("__executor_raw_{}", i, span = Span::mixed_site()))
-        .collect();
-    let names: Vec<&str> = args.iter().map(|a| a.json_name.as_str()).collect();
-    let decls = raws.iter().map(|r| quote!(let mut #r: ::core::option::Option<&#krate::__private::Value> = ::core::option::Option::None;));
-    let lets = args
-        .iter()
-        .zip(&raws)
-        .enumerate()
-        .map(|(i, (arg, raw))| decode_one(model, arg, raw, i));
+    let ctx = ctx_ident();
+    let doc = format!(
+        "The `{name}` tool generated by `#[tool]` from [`{ident}()`]: its spec and call entry, \
+         for `toolset![{ident}]` and `{ident}::spec()`."
+    );
+    let spec_doc = format!("The spec of the `{name}` tool, built on first use and shared.");
     quote! {
-        #(#decls)*
-        if let ::core::option::Option::Some(__executor_object) = #krate::__private::object(#params)? {
-            for (__executor_key, __executor_value) in __executor_object {
-                match __executor_key.as_str() {
-                    #(#names => #raws = ::core::option::Option::Some(__executor_value),)*
-                    __executor_other => {
-                        return ::core::result::Result::Err(#krate::__private::unknown(__executor_other, &[#(#names),*]));
+        #func
+
+        #[doc = #doc]
+        #[allow(non_camel_case_types, dead_code)] // named like the function; never constructed
+        #vis struct #ident {}
+
+        #[allow(unused_qualifications)] // every runtime path goes through `__rt` on purpose
+        const _: () = {
+            #runtime
+
+            impl #ident {
+                #[doc = #spec_doc]
+                #[must_use]
+                #[allow(dead_code)] // a private tool used only through `toolset!` never calls it
+                #vis fn spec() -> &'static __rt::Arc<__rt::ToolSpec> {
+                    <Self as __rt::Tool>::spec()
+                }
+            }
+
+            #[automatically_derived]
+            impl __rt::Tool for #ident {
+                const NAME: &'static str = #name;
+
+                fn spec() -> &'static __rt::Arc<__rt::ToolSpec> {
+                    #spec_body
+                }
+
+                fn call(
+                    #params: &__rt::Value,
+                    #ctx: __rt::ToolContext,
+                ) -> impl __rt::core::future::Future<Output = __rt::Result<__rt::ToolExecution, __rt::ToolFailure>>
+                       + __rt::core::marker::Send + '_ {
+                    #call_body
+                }
+            }
+        };
+    }
+}
+
+// Input:
+//     #[tools] impl Counter { #[tool] async fn hit(&self, by: u64) -> u64 { … } }
+// Output:
+//     impl Counter { async fn hit(&self, by: u64) -> u64 { … } }
+//     const _: () = { use …::__private as __rt; impl __rt::ContextExecutor for Counter {
+//         fn call(&self, tool, params, ctx) { match tool { "hit" => Box::pin(…self.hit(…)…), _ => unserved(None, …) } }
+//         fn stream(…) { (&StreamProbe(self)).stream(…) }
+//         fn list_specs(&self) -> SpecList { static SPECS … }
+//     } };
+// (the blanket `impl ToolExecutor for T: ContextExecutor` provides every seed method)
+pub fn expand_tools(model: &ToolsImpl, block: &syn::ItemImpl) -> TokenStream {
+    let (runtime, models) = (model.krate.runtime(), &model.tools);
+    let (impl_generics, _, where_clause) = block.generics.split_for_impl();
+    let self_ty = &block.self_ty;
+    let params = params_ident();
+    let ctx = ctx_ident();
+    let names: Vec<&str> = models.iter().map(|m| m.name.as_str()).collect();
+    let bodies = models.iter().map(|m| call_body(m, Some(quote!(self))));
+    let specs = models.iter().map(spec);
+    let generic = block.generics.type_params().next().is_some()
+        || block.generics.const_params().next().is_some();
+    // A `static` inside a generic impl is shared by every instantiation, so generic executors
+    // build their list on each call instead.
+    let spec_list = if generic {
+        quote!(__rt::Arc::from(__rt::vec![#(__rt::Arc::new(#specs)),*]))
+    } else {
+        quote! {
+            static SPECS: __rt::OnceLock<__rt::SpecList> = __rt::OnceLock::new();
+            __rt::Arc::clone(SPECS.get_or_init(|| {
+                __rt::Arc::from(__rt::vec![#(__rt::Arc::new(#specs)),*])
+            }))
+        }
+    };
+    quote! {
+        #block
+
+        #[allow(unused_qualifications)] // every runtime path goes through `__rt` on purpose
+        const _: () = {
+            #runtime
+
+            #[automatically_derived]
+            impl #impl_generics __rt::ContextExecutor for #self_ty #where_clause {
+                fn call<'__executor>(
+                    &'__executor self,
+                    __executor_tool: &'__executor str,
+                    #params: &'__executor __rt::Value,
+                    #ctx: __rt::ToolContext,
+                ) -> __rt::BoxFuture<'__executor, __rt::Result<__rt::ToolExecution, __rt::ToolFailure>> {
+                    match __executor_tool {
+                        #(#names => __rt::Box::pin(#bodies),)*
+                        _ => __rt::unserved(__rt::None, __executor_tool, #params, #ctx),
                     }
                 }
-            }
-        }
-        #(#lets)*
-    }
-}
 
-fn decode_one(model: &ToolFn, arg: &Arg, raw: &Ident, index: usize) -> TokenStream {
-    let krate = &model.krate;
-    let binding = format_ident!("__executor_arg_{}", index, span = Span::mixed_site());
-    let name = &arg.json_name;
-    let span = span_of(&arg.ty);
-    let (target, wrap): (TokenStream, fn(TokenStream) -> TokenStream) = match &arg.decode {
-        Decode::Owned => (erase_lifetimes(&arg.ty), |e| e),
-        Decode::Str => (quote!(&str), |e| e),
-        Decode::CowStr => (quote!(&str), |e| quote!(::std::borrow::Cow::Borrowed(#e))),
-        Decode::Slice(elem) => {
-            let elem = erase_lifetimes(elem);
-            (quote!(::std::vec::Vec<#elem>), |e| e)
-        }
-        Decode::Ref(inner) => (erase_lifetimes(inner), |e| e),
-    };
-    let holder_default = matches!(arg.decode, Decode::Slice(_) | Decode::Ref(_));
-    let decoded =
-        wrap(quote_spanned!(span=> #krate::__private::decode::<#target>(__executor_value, #name)?));
-    let missing = match &arg.default {
-        Some(ArgDefault::Expr(expr)) if holder_default => {
-            quote_spanned!(span_of_expr(expr)=> ::core::convert::Into::into(#expr))
-        }
-        Some(ArgDefault::Expr(expr)) => quote_spanned!(span_of_expr(expr)=> #expr),
-        Some(ArgDefault::Trait) => quote_spanned!(span=> ::core::default::Default::default()),
-        None if arg.is_option => quote!(::core::option::Option::None),
-        None => {
-            let expected = type_text(&arg.ty);
-            quote!(return ::core::result::Result::Err(#krate::__private::missing(#name, #expected)))
-        }
-    };
-    quote! {
-        let #binding = match #raw {
-            ::core::option::Option::Some(__executor_value) => #decoded,
-            ::core::option::Option::None => #missing,
+                fn stream<'__executor>(
+                    &'__executor self,
+                    tool: &'__executor str,
+                    params: &'__executor __rt::Value,
+                    action_id: &'__executor str,
+                ) -> __rt::BoxFuture<
+                    '__executor,
+                    __rt::Result<__rt::Receiver<__rt::ToolStreamChunk>, __rt::String>,
+                > {
+                    #[allow(unused_imports)] // one of the two is picked by autoref specialization
+                    use __rt::{StreamByClone as _, StreamUnsupported as _};
+                    (&__rt::StreamProbe(self)).stream(tool, params, action_id)
+                }
+
+                fn list_specs(&self) -> __rt::SpecList {
+                    #spec_list
+                }
+            }
         };
     }
+    .into_token_stream()
 }
 
-fn span_of_expr(expr: &syn::Expr) -> Span {
-    syn::spanned::Spanned::span(expr)
-}
-
-fn invoke(model: &ToolFn, receiver: Option<TokenStream>) -> TokenStream {
-    let krate = &model.krate;
-    let ident = &model.ident;
-    let ctx = ctx_ident();
-    let mut index: usize = 0;
-    let call_args: Vec<TokenStream> = model
-        .params
-        .iter()
-        .map(|p| match p {
-            Param::Context => quote!(&#ctx),
-            Param::Arg(arg) => {
-                let binding = format_ident!("__executor_arg_{}", index, span = Span::mixed_site());
-                index += 1;
-                match arg.decode {
-                    Decode::Slice(_) | Decode::Ref(_) => quote!(&#binding),
-                    _ => quote!(#binding),
-                }
-            }
-        })
-        .collect();
-    let callee = if let Some(recv) = receiver {
-        quote!(#recv.#ident)
-    } else {
-        quote!(#ident)
-    };
-    let awaited = if model.is_async {
-        quote!(.await)
-    } else {
-        TokenStream::new()
-    };
-    let call = quote!(#callee(#(#call_args),*) #awaited);
-    match &model.ret {
-        Ret::Unit => quote! {
-            #call;
-            ::core::result::Result::Ok(#krate::__private::Value::Null)
-        },
-        Ret::Plain(ty) => quote_spanned! {span_of(ty)=>
-            let __executor_value = #call;
-            #krate::__private::encode(&__executor_value)
-        },
-        Ret::Result(ty) => quote_spanned! {span_of(ty)=>
-            match #krate::__private::ResultParts::into_result(#call) {
-                ::core::result::Result::Ok(__executor_value) => #krate::__private::encode(&__executor_value),
-                ::core::result::Result::Err(__executor_error) => ::core::result::Result::Err(
-                    ::core::convert::Into::<#krate::ToolFailure>::into(__executor_error),
-                ),
-            }
-        },
-    }
-}
-
-impl ToolFn {
-    pub fn args(&self) -> impl Iterator<Item = &Arg> {
-        self.params.iter().filter_map(|p| match p {
-            Param::Arg(a) => Some(&**a),
-            Param::Context => None,
-        })
-    }
-}
-
-/// Replaces named lifetimes with `'_` so a parameter type can be named inside generated fns
-/// (where the user's lifetime parameters are not in scope). `'static` stays.
-pub fn erase_lifetimes(ty: &Type) -> TokenStream {
-    erase_in(quote!(#ty))
-}
-
-fn erase_in(tokens: TokenStream) -> TokenStream {
-    let mut out = Vec::new();
-    let mut after_quote = false;
-    for tt in tokens {
-        match tt {
-            TokenTree::Punct(p) if p.as_char() == '\'' && p.spacing() == Spacing::Joint => {
-                after_quote = true;
-                out.push(TokenTree::Punct(p));
-            }
-            TokenTree::Ident(id) if after_quote => {
-                after_quote = false;
-                if id == "static" {
-                    out.push(TokenTree::Ident(id));
-                } else {
-                    out.push(TokenTree::Ident(Ident::new("_", id.span())));
-                }
-            }
-            TokenTree::Group(g) => {
-                after_quote = false;
-                let mut ng = Group::new(g.delimiter(), erase_in(g.stream()));
-                ng.set_span(g.span());
-                out.push(TokenTree::Group(ng));
-            }
-            other => {
-                after_quote = false;
-                out.push(other);
-            }
+// Input:  toolset![add, math::divide]
+// Output:
+//     {
+//         use ::executor_core::__private as __rt;
+//         const __EXECUTOR_NAMES: &[&str] = &[<add as __rt::Tool>::NAME, <math::divide as __rt::Tool>::NAME];
+//         const __EXECUTOR_ENTRIES: &[&str] = &["add", "math::divide"];
+//         const _: () = __rt::check_unique_name(__EXECUTOR_NAMES, __EXECUTOR_ENTRIES, 1);
+//         __rt::tool_set(&[__rt::FnTool::of::<add>(), __rt::FnTool::of::<math::divide>()])
+//     }
+// The names are the tools' constants, so the compiler checks them; each check after the first
+// entry is blamed on its entry, and a clash names the name and both entries.
+pub fn expand_toolset(krate: &CratePath, paths: &[&Path]) -> TokenStream {
+    let runtime = krate.runtime();
+    let names = Ident::new("__EXECUTOR_NAMES", Span::mixed_site());
+    let entries = Ident::new("__EXECUTOR_ENTRIES", Span::mixed_site());
+    let checks = paths.iter().enumerate().skip(1).map(|(i, path)| {
+        quote_spanned! {syn::spanned::Spanned::span(path)=>
+            const _: () = __rt::check_unique_name(#names, #entries, #i);
         }
-    }
-    out.into_iter().collect()
-}
-
-/// The type as a reader writes it, lifetimes dropped: `&str`, `Vec<String>`, `Option<u32>`.
-fn type_text(ty: &Type) -> String {
-    let mut text = String::new();
-    write_tokens(quote!(#ty), &mut text);
-    text
-}
-
-fn write_tokens(tokens: TokenStream, out: &mut String) {
-    let mut skip_ident = false;
-    let mut last_ident = false;
-    for tt in tokens {
-        match tt {
-            TokenTree::Punct(p) if p.as_char() == '\'' => skip_ident = true,
-            TokenTree::Ident(_) if skip_ident => {
-                skip_ident = false;
-                last_ident = false;
-            }
-            TokenTree::Ident(id) => {
-                if last_ident {
-                    out.push(' ');
-                }
-                out.push_str(&id.to_string());
-                last_ident = true;
-            }
-            TokenTree::Punct(p) => {
-                out.push(p.as_char());
-                if p.as_char() == ',' {
-                    out.push(' ');
-                }
-                last_ident = false;
-            }
-            TokenTree::Group(g) => {
-                let (open, close) = match g.delimiter() {
-                    Delimiter::Parenthesis => ("(", ")"),
-                    Delimiter::Bracket => ("[", "]"),
-                    Delimiter::Brace => ("{", "}"),
-                    Delimiter::None => ("", ""),
-                };
-                out.push_str(open);
-                write_tokens(g.stream(), out);
-                out.push_str(close);
-                last_ident = false;
-            }
-            TokenTree::Literal(l) => {
-                out.push_str(&l.to_string());
-                last_ident = false;
-            }
+    });
+    let tools = paths.iter().map(
+        |path| quote_spanned!(syn::spanned::Spanned::span(path)=> __rt::FnTool::of::<#path>()),
+    );
+    let texts = paths.iter().map(|p| path_text(p));
+    let name_list = (paths.len() > 1).then(|| {
+        quote! {
+            const #names: &[&str] = &[#(<#paths as __rt::Tool>::NAME),*];
+            const #entries: &[&str] = &[#(#texts),*];
         }
-    }
+    });
+    quote! {{
+        #runtime
+        #name_list
+        #(#checks)*
+        __rt::tool_set(&[#(#tools),*])
+    }}
 }

@@ -1,10 +1,12 @@
 //! The typed model of one tool function, checked, with the spans diagnostics need.
 
-use proc_macro2::{Ident, Span};
+use proc_macro2::{Ident, Span, TokenStream};
 use syn::{
-    Attribute, Expr, FnArg, GenericArgument, Pat, PathArguments, ReturnType, Signature, Type,
+    Attribute, Expr, FnArg, GenericArgument, ImplItem, ItemImpl, Pat, PathArguments, ReturnType,
+    Signature, Type,
 };
 
+use super::check;
 use super::parse::{ArgAttr, ToolAttr};
 use crate::diag::Errors;
 use crate::krate::CratePath;
@@ -98,7 +100,7 @@ impl ToolFn {
         errors: &mut Errors,
     ) -> Option<Self> {
         let param_attrs = strip_param_attrs(sig, errors);
-        check_signature(sig, site, errors);
+        check::check_signature(sig, site, errors);
         let name = match &attr.name {
             Some(lit) => {
                 let name = lit.value();
@@ -111,6 +113,15 @@ impl ToolFn {
         };
         let doc = util::doc_lines(attrs);
         let (doc_description, doc_args) = util::split_arguments_section(&doc);
+        if attr.description.is_none() && doc_description.is_empty() {
+            errors.spanned(
+                &sig.ident,
+                format!(
+                    "tool `{name}` has no description, and a model reads it to decide when to call the tool; \
+                     add a `///` line above the fn saying what it does (`#[tool(description = \"\")]` leaves it empty on purpose)"
+                ),
+            );
+        }
         let description = attr
             .description
             .as_ref()
@@ -125,7 +136,7 @@ impl ToolFn {
                 params.push(param);
             }
         }
-        check_unique_names(&params, sig, errors);
+        check::check_unique_names(&params, sig, errors);
         let ret = ret_of(&sig.output, errors);
         Some(Self {
             ident: sig.ident.clone(),
@@ -137,7 +148,7 @@ impl ToolFn {
             idempotent: attr.idempotent.map(|f| f.value),
             open_world: attr.open_world.map(|f| f.value),
             timeout_ms: attr.timeout.as_ref().map(|(ms, _)| *ms),
-            krate: attr.krate.unwrap_or_default(),
+            krate: attr.krate.map(|(k, _)| k).unwrap_or_default(),
             is_async: sig.asyncness.is_some(),
             params,
             ret: ret?,
@@ -199,6 +210,64 @@ impl ToolFn {
     }
 }
 
+/// A `#[tools]` impl block: the `crate` path and its `#[tool]` methods, in order.
+pub struct ToolsImpl {
+    pub krate: CratePath,
+    pub tools: Vec<ToolFn>,
+}
+
+impl ToolsImpl {
+    /// Reads the `#[tool]` methods of `block`, removing their `#[tool]` attributes and the
+    /// parameters' `#[arg]` and doc attributes (so the emitted block compiles either way).
+    pub fn from_syn(args: TokenStream, block: &mut ItemImpl, errors: &mut Errors) -> Self {
+        let krate = super::parse::tools_args(args, errors);
+        if let Some((path, _)) = &block.trait_ {
+            errors.spanned(
+                path,
+                "#[tools] goes on an inherent `impl Type` block, not a trait impl",
+            );
+        }
+        let mut tools = Vec::new();
+        for impl_item in &mut block.items {
+            let ImplItem::Fn(method) = impl_item else {
+                continue;
+            };
+            let Some(pos) = method.attrs.iter().position(|a| a.path().is_ident("tool")) else {
+                continue;
+            };
+            let tool_attr = method.attrs.remove(pos);
+            if let Some(extra) = method.attrs.iter().find(|a| a.path().is_ident("tool")) {
+                errors.spanned(
+                    extra,
+                    "duplicate #[tool] attribute; merge the keys into one",
+                );
+            }
+            let mut attr = ToolAttr::from_attribute(&tool_attr, errors);
+            if let Some((_, span)) = attr.krate.take() {
+                errors.at(span, "set `crate = …` on #[tools], not on its methods");
+            }
+            attr.krate = Some((krate.clone(), Span::call_site()));
+            if let Err(e) = method.modifiers.require_empty() {
+                errors.push(e);
+            }
+            let site = Site::Method;
+            if let Some(model) =
+                ToolFn::from_syn(attr, &method.attrs, &mut method.sig, site, errors)
+            {
+                tools.push(model);
+            }
+        }
+        check::check_unique_methods(&tools, errors);
+        if tools.is_empty() && block.trait_.is_none() {
+            errors.spanned(
+                &block.self_ty,
+                "#[tools] found no #[tool] method; mark the methods to serve with #[tool]",
+            );
+        }
+        Self { krate, tools }
+    }
+}
+
 /// Removes `#[arg]` and `///` attributes from every parameter and parses them.
 fn strip_param_attrs(sig: &mut Signature, errors: &mut Errors) -> Vec<(ArgAttr, Vec<String>)> {
     let mut out = Vec::new();
@@ -224,75 +293,22 @@ fn strip_param_attrs(sig: &mut Signature, errors: &mut Errors) -> Vec<(ArgAttr, 
     out
 }
 
-fn check_signature(sig: &Signature, site: Site, errors: &mut Errors) {
-    if let syn::Safety::Unsafe(token) = &sig.safety {
-        errors.spanned(
-            token,
-            "a #[tool] fn cannot be `unsafe`; call the unsafe code from a safe fn",
-        );
-    }
-    if let Some(abi) = &sig.abi {
-        errors.spanned(abi, "a #[tool] fn cannot have an ABI; remove `extern`");
-    }
-    if let Some(variadic) = &sig.variadic {
-        errors.spanned(variadic, "a #[tool] fn cannot be variadic");
-    }
-    for param in &sig.generics.params {
-        if !matches!(param, syn::GenericParam::Lifetime(_)) {
-            errors.spanned(
-                param,
-                "a #[tool] fn cannot be generic: a tool needs one concrete schema; write a concrete type, or a non-generic wrapper fn that calls this one",
-            );
-        }
-    }
-    match (sig.receiver(), site) {
-        (Some(receiver), Site::Free) => errors.spanned(
-            receiver,
-            "`self` is not allowed in a free #[tool] fn; put the method in an `impl` block marked `#[tools]`",
-        ),
-        (Some(receiver), Site::Method) => {
-            if !matches!(receiver.kind, syn::ReceiverKind::Reference(_, _, None)) {
-                errors.spanned(receiver, "a #[tool] method takes `&self`; keep mutable state behind a `Mutex` or an atomic");
-            }
-        }
-        (None, Site::Method) => errors.spanned(
-            &sig.ident,
-            "a #[tool] method inside #[tools] takes `&self`; add it, or make this a free #[tool] fn",
-        ),
-        (None, Site::Free) => {}
-    }
-}
-
-fn check_unique_names(params: &[Param], sig: &Signature, errors: &mut Errors) {
-    let mut seen: Vec<&str> = Vec::new();
-    let mut contexts = 0;
-    for param in params {
-        match param {
-            Param::Context => contexts += 1,
-            Param::Arg(arg) => {
-                if seen.contains(&arg.json_name.as_str()) {
-                    errors.spanned(
-                        &arg.ty,
-                        format!(
-                            "two arguments are named `{}`; rename one with #[arg(rename = \"…\")]",
-                            arg.json_name
-                        ),
-                    );
-                }
-                seen.push(&arg.json_name);
-            }
-        }
-    }
-    if contexts > 1 {
-        errors.spanned(&sig.inputs, "take `&ToolContext` once");
-    }
-}
-
-/// `Some(true)` for `&ToolContext`, `Some(false)` after reporting `&mut ToolContext`, `None`
+/// `Some(true)` for `&ToolContext`, `Some(false)` after reporting `&mut ToolContext` or
+/// `ToolContext` by value, `None`
 /// for any other type. The type is checked by rustc too: the generated call passes a
 /// `&executor_core::ToolContext`, so a different type named `ToolContext` fails to compile
 /// instead of being silently injected.
 fn context_param(ty: &Type, errors: &mut Errors) -> Option<bool> {
+    if let Type::Path(p) = ty
+        && p.qself.is_none()
+        && p.path.segments.last()?.ident == "ToolContext"
+    {
+        errors.spanned(
+            ty,
+            "take the context by reference: `ctx: &ToolContext`; it is lent to the tool for the call, not moved into it",
+        );
+        return Some(false);
+    }
     let Type::Reference(r) = ty else { return None };
     let Type::Path(p) = &*r.elem else { return None };
     if p.qself.is_some() || p.path.segments.last()?.ident != "ToolContext" {
@@ -370,7 +386,11 @@ fn is_result_segment(segment: &syn::PathSegment) -> bool {
         || (segment.ident.to_string().ends_with("Result") && !segment.arguments.is_empty())
 }
 
-/// The span to blame for a type problem.
-pub fn span_of(ty: &Type) -> Span {
-    syn::spanned::Spanned::span(ty)
+impl ToolFn {
+    pub fn args(&self) -> impl Iterator<Item = &Arg> {
+        self.params.iter().filter_map(|p| match p {
+            Param::Arg(a) => Some(&**a),
+            Param::Context => None,
+        })
+    }
 }

@@ -1,21 +1,38 @@
-//! Syntax of `#[tool(…)]` and `#[arg(…)]`. Every key keeps its span for diagnostics.
+//! Syntax of `#[tool(…)]`, `#[arg(…)]`, `#[tools(…)]` and `toolset![…]`. Syntax only; every key
+//! keeps its span, and every bad key is reported (the keys after it are still read).
 
-use crate::meta::{path_text, set_once};
 use proc_macro2::{Span, TokenStream};
 use syn::meta::ParseNestedMeta;
-use syn::{Expr, LitBool, LitStr};
+use syn::parse::{Parse, ParseStream};
+use syn::punctuated::Punctuated;
+use syn::{Expr, LitStr, Path, Token};
 
+use crate::attr::{self, Flag, Keys, set_once};
 use crate::diag::Errors;
 use crate::krate::CratePath;
 
-const TOOL_KEYS: &str = "`name`, `title`, `description`, `read_only`, `destructive`, `idempotent`, `open_world`, `timeout`, `crate`";
-const ARG_KEYS: &str = "`default`, `rename`, `description`";
-
-/// A flag written bare (`read_only`) or with a value (`read_only = false`).
-#[derive(Clone, Copy)]
-pub struct Flag {
-    pub value: bool,
-}
+const TOOL: Keys = Keys {
+    what: "#[tool]",
+    keys: &[
+        "name",
+        "title",
+        "description",
+        "read_only",
+        "destructive",
+        "idempotent",
+        "open_world",
+        "timeout",
+        "crate",
+    ],
+};
+const ARG: Keys = Keys {
+    what: "#[arg]",
+    keys: &["default", "rename", "description"],
+};
+const TOOLS: Keys = Keys {
+    what: "#[tools]",
+    keys: &["crate"],
+};
 
 /// `#[tool(…)]`.
 #[derive(Default)]
@@ -29,20 +46,15 @@ pub struct ToolAttr {
     pub open_world: Option<Flag>,
     /// Milliseconds, and the literal for spans.
     pub timeout: Option<(u64, LitStr)>,
-    pub krate: Option<CratePath>,
+    /// The path, and the `crate` key's span.
+    pub krate: Option<(CratePath, Span)>,
 }
 
 impl ToolAttr {
     /// Parses the attribute's arguments, reporting every bad key.
     pub fn parse(args: TokenStream, errors: &mut Errors) -> Self {
         let mut attr = Self::default();
-        if args.is_empty() {
-            return attr;
-        }
-        let parser = syn::meta::parser(|meta| attr.parse_key(&meta));
-        if let Err(e) = syn::parse::Parser::parse2(parser, args) {
-            errors.push(e);
-        }
+        attr::parse_args(args, errors, |meta, _| attr.parse_key(meta));
         attr
     }
 
@@ -59,32 +71,27 @@ impl ToolAttr {
     }
 
     fn parse_key(&mut self, meta: &ParseNestedMeta<'_>) -> syn::Result<()> {
-        let key = meta
-            .path
-            .get_ident()
-            .map(ToString::to_string)
-            .unwrap_or_default();
-        match key.as_str() {
-            "name" => set_once(&mut self.name, meta, &key, |m| m.value()?.parse()),
-            "title" => set_once(&mut self.title, meta, &key, |m| m.value()?.parse()),
-            "description" => set_once(&mut self.description, meta, &key, |m| m.value()?.parse()),
-            "read_only" => set_once(&mut self.read_only, meta, &key, parse_flag),
-            "destructive" => set_once(&mut self.destructive, meta, &key, parse_flag),
-            "idempotent" => set_once(&mut self.idempotent, meta, &key, parse_flag),
-            "open_world" => set_once(&mut self.open_world, meta, &key, parse_flag),
-            "timeout" => set_once(&mut self.timeout, meta, &key, |m| {
-                let lit: LitStr = m.value()?.parse()?;
-                let ms = crate::util::parse_duration_ms(&lit.value())
-                    .map_err(|e| syn::Error::new(lit.span(), e))?;
-                Ok((ms, lit))
+        match attr::key_of(meta).as_str() {
+            "name" => set_once(&mut self.name, meta, |m| attr::string(m, "get_weather")),
+            "title" => set_once(&mut self.title, meta, |m| attr::string(m, "Get weather")),
+            "description" => set_once(&mut self.description, meta, |m| {
+                attr::string(m, "Looks up the weather.")
             }),
-            "crate" => set_once(&mut self.krate, meta, &key, |m| {
-                CratePath::parse_value(m.value()?)
+            "read_only" => set_once(&mut self.read_only, meta, attr::flag),
+            "destructive" => set_once(&mut self.destructive, meta, attr::flag),
+            "idempotent" => set_once(&mut self.idempotent, meta, attr::flag),
+            "open_world" => set_once(&mut self.open_world, meta, attr::flag),
+            "timeout" => set_once(&mut self.timeout, meta, |m| {
+                attr::duration(
+                    m,
+                    "5s",
+                    "would fail every call; write a limit such as `\"5s\"`",
+                )
             }),
-            _ => Err(meta.error(format!(
-                "unknown #[tool] key `{}`; expected one of {TOOL_KEYS}",
-                path_text(&meta.path)
-            ))),
+            "crate" => set_once(&mut self.krate, meta, |m| {
+                Ok((CratePath::parse_value(m.value()?)?, attr::key_span(m)))
+            }),
+            _ => Err(TOOL.error(meta)),
         }
     }
 }
@@ -100,51 +107,59 @@ pub struct ArgAttr {
 
 impl ArgAttr {
     pub fn parse(attr: &syn::Attribute, into: &mut Self, errors: &mut Errors) {
-        let result = match &attr.meta {
-            syn::Meta::List(list) => list.parse_nested_meta(|meta| into.parse_key(&meta)),
-            other => Err(syn::Error::new_spanned(
+        match &attr.meta {
+            syn::Meta::List(list) => {
+                attr::parse_args(list.tokens.clone(), errors, |meta, _| into.parse_key(meta));
+            }
+            other => errors.spanned(
                 other,
-                format!("write `#[arg(key, …)]` with one of {ARG_KEYS}"),
-            )),
-        };
-        if let Err(e) = result {
-            errors.push(e);
+                format!("write `#[arg(key, …)]` with one of {}", ARG.list()),
+            ),
         }
     }
 
     fn parse_key(&mut self, meta: &ParseNestedMeta<'_>) -> syn::Result<()> {
-        let key = meta
-            .path
-            .get_ident()
-            .map(ToString::to_string)
-            .unwrap_or_default();
-        match key.as_str() {
-            "default" => set_once(&mut self.default, meta, &key, |m| {
-                let span = m
-                    .path
-                    .get_ident()
-                    .map_or_else(Span::call_site, syn::Ident::span);
-                if m.input.peek(syn::Token![=]) {
+        match attr::key_of(meta).as_str() {
+            "default" => set_once(&mut self.default, meta, |m| {
+                let span = attr::key_span(m);
+                if m.input.peek(Token![=]) {
                     Ok((span, Some(m.value()?.parse::<Expr>()?)))
                 } else {
                     Ok((span, None))
                 }
             }),
-            "rename" => set_once(&mut self.rename, meta, &key, |m| m.value()?.parse()),
-            "description" => set_once(&mut self.description, meta, &key, |m| m.value()?.parse()),
-            _ => Err(meta.error(format!(
-                "unknown #[arg] key `{}`; expected one of {ARG_KEYS}",
-                path_text(&meta.path)
-            ))),
+            "rename" => set_once(&mut self.rename, meta, |m| attr::string(m, "city")),
+            "description" => set_once(&mut self.description, meta, |m| {
+                attr::string(m, "City name, e.g. Paris.")
+            }),
+            _ => Err(ARG.error(meta)),
         }
     }
 }
 
-fn parse_flag(meta: &ParseNestedMeta<'_>) -> syn::Result<Flag> {
-    if meta.input.peek(syn::Token![=]) {
-        let lit: LitBool = meta.value()?.parse()?;
-        Ok(Flag { value: lit.value })
-    } else {
-        Ok(Flag { value: true })
+/// `#[tools(…)]`: only `crate = …`.
+pub fn tools_args(args: TokenStream, errors: &mut Errors) -> CratePath {
+    let mut krate = None;
+    attr::parse_args(args, errors, |meta, _| {
+        if meta.path.is_ident("crate") {
+            set_once(&mut krate, meta, |m| CratePath::parse_value(m.value()?))
+        } else {
+            Err(TOOLS.error(meta))
+        }
+    });
+    krate.unwrap_or_default()
+}
+
+/// `toolset![[crate = path;] a, b, path::c]`.
+pub struct ToolsetInput {
+    pub krate: CratePath,
+    pub tools: Punctuated<Path, Token![,]>,
+}
+
+impl Parse for ToolsetInput {
+    fn parse(input: ParseStream<'_>) -> syn::Result<Self> {
+        let krate = CratePath::parse_prefix(input)?;
+        let tools = Punctuated::parse_terminated(input)?;
+        Ok(Self { krate, tools })
     }
 }

@@ -1,55 +1,51 @@
+#[allow(unused_qualifications)]
 const _: () = {
+    use ::executor_core::__private as __rt;
     #[automatically_derived]
-    #[allow(unused_qualifications)]
-    impl ::core::convert::From<WeatherError> for ::executor_core::ToolFailure {
+    impl ::core::convert::From<WeatherError> for __rt::ToolFailure {
         fn from(__executor_error: WeatherError) -> Self {
-            let __executor_message: ::std::string::String = ::executor_core::__private::failure_message::<
+            let __executor_message: __rt::String = __rt::failure_message::<
                 WeatherError,
             >(&__executor_error);
-            let __executor_failure: ::executor_core::ToolFailure = match &__executor_error {
+            let __executor_failure: __rt::ToolFailure = match &__executor_error {
                 WeatherError::UnknownCity { city: __executor_field_0, .. } => {
-                    ::executor_core::ToolFailure::terminal(__executor_message)
+                    __rt::ToolFailure::terminal(__executor_message)
                         .with_code("unknown_city")
                         .with_data({
-                            let mut __executor_data = ::executor_core::__private::Map::new();
+                            let mut __executor_data = __rt::Map::new();
                             __executor_data
                                 .insert(
-                                    ::std::string::String::from("city"),
-                                    ::executor_core::__private::data_value::<
-                                        String,
-                                    >(__executor_field_0),
+                                    __rt::String::from("city"),
+                                    __rt::data_value::<String>(__executor_field_0),
                                 );
-                            ::executor_core::__private::Value::Object(__executor_data)
+                            __rt::Value::Object(__executor_data)
                         })
                 }
                 WeatherError::Unavailable { .. } => {
-                    ::executor_core::ToolFailure::ordinary(__executor_message)
+                    __rt::ToolFailure::ordinary(__executor_message)
                         .with_code("service_down")
-                        .with_retry_after(
-                            ::executor_core::__private::Duration::from_millis(200u64),
-                        )
+                        .with_retry_after(__rt::Duration::from_millis(200u64))
                         .redact()
                 }
                 WeatherError::Slow { .. } => {
-                    ::executor_core::ToolFailure::unhandled(__executor_message)
+                    __rt::ToolFailure::unhandled(__executor_message)
                         .with_code("slow")
-                        .with_kind(::executor_core::FailureKind::Timeout)
+                        .with_kind(__rt::FailureKind::Timeout)
                         .redact()
                 }
             };
             {
                 #[allow(unused_imports)]
-                use ::executor_core::__private::{
+                use __rt::{
                     AttachDebug as _, AttachError as _, AttachNone as _, AttachOwned as _,
                 };
-                (&&&&::executor_core::__private::SourceProbe::new(__executor_error))
+                (&&&&__rt::SourceProbe::new(__executor_error))
                     .attach_source(__executor_failure)
             }
         }
     }
     #[automatically_derived]
-    #[allow(unused_qualifications)]
-    impl ::executor_core::failure::FailureCodes for WeatherError {
+    impl __rt::FailureCodes for WeatherError {
         const FAILURE_CODES: &'static [&'static str] = &[
             "unknown_city",
             "service_down",

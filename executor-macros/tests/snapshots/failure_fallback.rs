@@ -1,17 +1,17 @@
 ::core::compile_error! {
-    "unknown #[failure] key `retyr`; expected one of `ordinary`, `terminal`, `unhandled`, `code`, `kind`, `retry_after`, `redact`, `data`"
+    "unknown #[failure] key `retyr`; expected one of `code`, `ordinary`, `terminal`, `unhandled`, `kind`, `retry_after`, `redact`, `data`"
 }
+#[allow(unused_qualifications)]
 const _: () = {
+    use ::executor_core::__private as __rt;
     #[automatically_derived]
-    #[allow(unused_qualifications)]
-    impl<T> ::core::convert::From<E<T>> for ::executor_core::ToolFailure {
+    impl<T> ::core::convert::From<E<T>> for __rt::ToolFailure {
         fn from(_: E<T>) -> Self {
             ::core::unreachable!()
         }
     }
     #[automatically_derived]
-    #[allow(unused_qualifications)]
-    impl<T> ::executor_core::failure::FailureCodes for E<T> {
+    impl<T> __rt::FailureCodes for E<T> {
         const FAILURE_CODES: &'static [&'static str] = &[];
     }
 };

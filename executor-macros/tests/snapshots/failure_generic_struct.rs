@@ -1,58 +1,47 @@
+#[allow(unused_qualifications)]
 const _: () = {
+    use ::renamed::executor_core::__private as __rt;
     #[automatically_derived]
-    #[allow(unused_qualifications)]
-    impl<'a, T: Clone> ::core::convert::From<Missing<'a, T>>
-    for ::renamed::executor_core::ToolFailure
+    impl<'a, T: Clone> ::core::convert::From<Missing<'a, T>> for __rt::ToolFailure
     where
         T: Send,
         Missing<'a, T>: ::core::fmt::Display,
-        T: ::renamed::executor_core::__private::serde::Serialize,
+        T: __rt::serde::Serialize,
     {
         fn from(__executor_error: Missing<'a, T>) -> Self {
-            let __executor_message: ::std::string::String = ::renamed::executor_core::__private::failure_message::<
+            let __executor_message: __rt::String = __rt::failure_message::<
                 Missing<'a, T>,
             >(&__executor_error);
-            let __executor_failure: ::renamed::executor_core::ToolFailure = match &__executor_error {
+            let __executor_failure: __rt::ToolFailure = match &__executor_error {
                 Missing { key: __executor_field_0, value: __executor_field_1, .. } => {
-                    ::renamed::executor_core::ToolFailure::ordinary(__executor_message)
+                    __rt::ToolFailure::ordinary(__executor_message)
                         .with_code("missing")
                         .with_data({
-                            let mut __executor_data = ::renamed::executor_core::__private::Map::new();
+                            let mut __executor_data = __rt::Map::new();
                             __executor_data
                                 .insert(
-                                    ::std::string::String::from("key"),
-                                    ::renamed::executor_core::__private::data_value::<
-                                        &'a str,
-                                    >(__executor_field_0),
+                                    __rt::String::from("key"),
+                                    __rt::data_value::<&'a str>(__executor_field_0),
                                 );
                             __executor_data
                                 .insert(
-                                    ::std::string::String::from("value"),
-                                    ::renamed::executor_core::__private::data_value::<
-                                        T,
-                                    >(__executor_field_1),
+                                    __rt::String::from("value"),
+                                    __rt::data_value::<T>(__executor_field_1),
                                 );
-                            ::renamed::executor_core::__private::Value::Object(
-                                __executor_data,
-                            )
+                            __rt::Value::Object(__executor_data)
                         })
                 }
             };
             {
                 #[allow(unused_imports)]
-                use ::renamed::executor_core::__private::{
-                    AttachDebug as _, AttachError as _, AttachNone as _,
-                };
-                (&&&::renamed::executor_core::__private::SourceProbe::new(
-                    __executor_error,
-                ))
+                use __rt::{AttachDebug as _, AttachError as _, AttachNone as _};
+                (&&&__rt::SourceProbe::new(__executor_error))
                     .snapshot_source(__executor_failure)
             }
         }
     }
     #[automatically_derived]
-    #[allow(unused_qualifications)]
-    impl<'a, T: Clone> ::renamed::executor_core::failure::FailureCodes for Missing<'a, T>
+    impl<'a, T: Clone> __rt::FailureCodes for Missing<'a, T>
     where
         T: Send,
     {

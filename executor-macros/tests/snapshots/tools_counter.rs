@@ -5,122 +5,74 @@ impl Counter {
     }
     fn helper(&self) {}
 }
+#[allow(unused_qualifications)]
 const _: () = {
+    use ::executor_core::__private as __rt;
     #[automatically_derived]
-    #[allow(unused_qualifications)]
-    impl ::executor_core::ToolExecutor for Counter {
-        ::executor_core::__funnel_seed_methods!();
-        fn execute_with_context<'__executor>(
+    impl __rt::ContextExecutor for Counter {
+        fn call<'__executor>(
             &'__executor self,
             __executor_tool: &'__executor str,
-            __executor_params: &'__executor ::executor_core::__private::Value,
-            __executor_ctx: ::executor_core::ToolContext,
-        ) -> ::executor_core::BoxFuture<
+            __executor_params: &'__executor __rt::Value,
+            __executor_ctx: __rt::ToolContext,
+        ) -> __rt::BoxFuture<
             '__executor,
-            ::core::result::Result<
-                ::executor_core::ToolExecution,
-                ::executor_core::ToolFailure,
-            >,
+            __rt::Result<__rt::ToolExecution, __rt::ToolFailure>,
         > {
             match __executor_tool {
                 "bump" => {
-                    ::executor_core::__private::with_context(
-                        "bump",
-                        __executor_ctx,
-                        ::executor_core::__private::Box::pin(
-                            ::executor_core::__private::plain_call(
-                                "bump",
-                                async move {
-                                    let mut __executor_raw_0: ::core::option::Option<
-                                        &::executor_core::__private::Value,
-                                    > = ::core::option::Option::None;
-                                    if let ::core::option::Option::Some(__executor_object) = ::executor_core::__private::object(
-                                        __executor_params,
-                                    )? {
-                                        for (__executor_key, __executor_value) in __executor_object {
-                                            match __executor_key.as_str() {
-                                                "by" => {
-                                                    __executor_raw_0 = ::core::option::Option::Some(
-                                                        __executor_value,
-                                                    );
-                                                }
-                                                __executor_other => {
-                                                    return ::core::result::Result::Err(
-                                                        ::executor_core::__private::unknown(
-                                                            __executor_other,
-                                                            &["by"],
-                                                        ),
-                                                    );
-                                                }
-                                            }
-                                        }
-                                    }
-                                    let __executor_arg_0 = match __executor_raw_0 {
-                                        ::core::option::Option::Some(__executor_value) => {
-                                            ::executor_core::__private::decode::<
-                                                u64,
-                                            >(__executor_value, "by")?
-                                        }
-                                        ::core::option::Option::None => {
-                                            return ::core::result::Result::Err(
-                                                ::executor_core::__private::missing("by", "u64"),
-                                            );
-                                        }
-                                    };
-                                    let __executor_value = self.bump(__executor_arg_0).await;
-                                    ::executor_core::__private::encode(&__executor_value)
-                                },
-                            ),
+                    __rt::Box::pin(
+                        __rt::call_plain(
+                            "bump",
+                            __executor_ctx,
+                            async move {
+                                let [__executor_arg_0] = __rt::arguments(
+                                    __executor_params,
+                                    &["by"],
+                                )?;
+                                let __executor_arg_0: u64 = __rt::required(
+                                    __executor_arg_0,
+                                    "by",
+                                    "u64",
+                                )?;
+                                __rt::encode(&self.bump(__executor_arg_0).await)
+                            },
                         ),
                     )
                 }
                 _ => {
-                    ::executor_core::__private::Box::pin(
-                        ::core::future::ready(
-                            ::core::result::Result::Err(
-                                ::executor_core::ToolFailure::unknown_tool(__executor_tool),
-                            ),
-                        ),
+                    __rt::unserved(
+                        __rt::None,
+                        __executor_tool,
+                        __executor_params,
+                        __executor_ctx,
                     )
                 }
             }
         }
-        fn execute_stream<'__executor>(
+        fn stream<'__executor>(
             &'__executor self,
             tool: &'__executor str,
-            params: &'__executor ::executor_core::__private::Value,
+            params: &'__executor __rt::Value,
             action_id: &'__executor str,
-        ) -> ::executor_core::BoxFuture<
+        ) -> __rt::BoxFuture<
             '__executor,
-            ::core::result::Result<
-                ::executor_core::__private::Receiver<::executor_core::ToolStreamChunk>,
-                ::std::string::String,
-            >,
+            __rt::Result<__rt::Receiver<__rt::ToolStreamChunk>, __rt::String>,
         > {
             #[allow(unused_imports)]
-            use ::executor_core::__private::{StreamByClone as _, StreamUnsupported as _};
-            (&::executor_core::__private::StreamProbe(self))
-                .stream(tool, params, action_id)
+            use __rt::{StreamByClone as _, StreamUnsupported as _};
+            (&__rt::StreamProbe(self)).stream(tool, params, action_id)
         }
-        fn specs(&self) -> ::executor_core::SpecList {
-            static SPECS: ::executor_core::__private::OnceLock<
-                ::executor_core::SpecList,
-            > = ::executor_core::__private::OnceLock::new();
-            ::executor_core::__private::Arc::clone(
+        fn list_specs(&self) -> __rt::SpecList {
+            static SPECS: __rt::OnceLock<__rt::SpecList> = __rt::OnceLock::new();
+            __rt::Arc::clone(
                 SPECS
                     .get_or_init(|| {
-                        ::executor_core::__private::Arc::from(
-                            ::std::vec![
-                                ::executor_core::__private::Arc::new(::executor_core::ToolSpec::new("bump",
-                                "Bumps.",
-                                ::executor_core::__private::literal("{\"type\":\"object\",\"properties\":{\"by\":{\"type\":\"integer\",\"format\":\"uint64\",\"minimum\":0}},\"required\":[\"by\"],\"additionalProperties\":false}"))
-                                .with_output_schema(::executor_core::__private::literal("{\"type\":\"integer\",\"format\":\"uint64\",\"minimum\":0}"))
-                                .with_annotations(::executor_core::ToolAnnotations { title :
-                                ::core::option::Option::None, read_only :
-                                ::core::option::Option::None, destructive :
-                                ::core::option::Option::None, idempotent :
-                                ::core::option::Option::None, open_world :
-                                ::core::option::Option::None, }))
+                        __rt::Arc::from(
+                            __rt::vec![
+                                __rt::Arc::new(__rt::ToolSpec::new("bump", "Bumps.",
+                                __rt::literal("{\"type\":\"object\",\"properties\":{\"by\":{\"type\":\"integer\",\"format\":\"uint64\",\"minimum\":0}},\"required\":[\"by\"],\"additionalProperties\":false}"))
+                                .with_output_schema(__rt::literal("{\"type\":\"integer\",\"format\":\"uint64\",\"minimum\":0}")))
                             ],
                         )
                     }),

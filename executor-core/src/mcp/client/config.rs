@@ -8,6 +8,9 @@ use std::time::Duration;
 /// The wait bound when a call carries no budget (the seed system's MCP backstop).
 pub(super) const DEFAULT_REQUEST_TIMEOUT: Duration = Duration::from_secs(600);
 
+/// How long starting a server, `initialize` and `tools/list` may take together, by default.
+pub const DEFAULT_HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(30);
+
 /// Where an MCP server runs.
 #[derive(Debug, Clone)]
 pub(super) enum Endpoint {
@@ -37,7 +40,8 @@ pub(super) struct StdioCommand {
 ///     .arg("server.py")
 ///     .env("LOG_LEVEL", "warning")
 ///     .prefixed(true)
-///     .request_timeout(Duration::from_secs(30));
+///     .request_timeout(Duration::from_secs(30))
+///     .handshake_timeout(Duration::from_secs(10));
 /// assert_eq!(config.name(), "files");
 /// ```
 #[derive(Debug, Clone)]
@@ -46,11 +50,15 @@ pub struct McpServerConfig {
     pub(super) endpoint: Endpoint,
     pub(super) prefixed: bool,
     pub(super) request_timeout: Duration,
+    pub(super) handshake_timeout: Duration,
 }
 
 impl McpServerConfig {
-    /// A server started as `program` with piped stdio. It is killed when the executor is
-    /// dropped and restarted on the next call if it dies.
+    /// A server started as `program` with piped stdio, as the leader of a new process group.
+    /// The whole group (a wrapper such as `sh -c`, `npx` or `uv run` and everything it
+    /// started) is killed when the executor is dropped, when the handshake times out and when
+    /// the server closes its end (it exited); a server that died is restarted on the next
+    /// call.
     #[must_use]
     pub fn stdio(name: impl Into<String>, program: impl Into<OsString>) -> Self {
         Self::with_endpoint(
@@ -86,6 +94,7 @@ impl McpServerConfig {
             endpoint,
             prefixed: false,
             request_timeout: DEFAULT_REQUEST_TIMEOUT,
+            handshake_timeout: DEFAULT_HANDSHAKE_TIMEOUT,
         }
     }
 
@@ -147,6 +156,16 @@ impl McpServerConfig {
     #[must_use]
     pub const fn request_timeout(mut self, timeout: Duration) -> Self {
         self.request_timeout = timeout;
+        self
+    }
+
+    /// Bounds starting the server, the `initialize` handshake and the first `tools/list`
+    /// together (default [`DEFAULT_HANDSHAKE_TIMEOUT`], 30 s), both in
+    /// [`McpToolExecutor::connect`](super::McpToolExecutor::connect) and when a call restarts
+    /// a server that died. A stdio server that misses it is killed with its process group.
+    #[must_use]
+    pub const fn handshake_timeout(mut self, timeout: Duration) -> Self {
+        self.handshake_timeout = timeout;
         self
     }
 

@@ -1,36 +1,38 @@
 //! `McpToolExecutor`: an MCP server's tools as a [`ToolExecutor`].
 
 mod config;
+#[cfg(feature = "mcp-http")]
+mod http;
 mod outcome;
+mod transport;
 
 use std::collections::HashMap;
 use std::fmt;
-use std::process::Stdio;
 use std::sync::{Arc, Mutex, PoisonError, RwLock};
 
 use rmcp::ClientHandler;
 use rmcp::model::{
     CallToolRequest, CallToolRequestParams, CallToolResult, CancelledNotificationParam,
-    ClientCapabilities, ClientConfig, ClientJsonRpcMessage, ClientRequest, Implementation,
-    JsonRpcNotification, ProgressNotificationParam, ProgressToken, ServerJsonRpcMessage,
-    ServerNotification, ServerResult, Tool,
+    ClientCapabilities, ClientConfig, ClientRequest, Implementation, ProgressNotificationParam,
+    ProgressToken, ServerResult, Tool,
 };
 use rmcp::service::{
     Peer, PeerRequestOptions, RoleClient, RunningService, ServiceError, ServiceExt,
 };
-#[cfg(feature = "mcp-http")]
-use rmcp::transport::StreamableHttpClientTransport;
-use rmcp::transport::TokioChildProcess;
-use rmcp::transport::Transport;
 use serde_json::Value;
 use tokio::sync::mpsc;
 
-use config::{Endpoint, StdioCommand};
-pub use config::{McpClientError, McpServerConfig};
+use config::Endpoint;
+pub use config::{DEFAULT_HANDSHAKE_TIMEOUT, McpClientError, McpServerConfig};
 use outcome::{from_result, from_service_error, spec_of};
+use transport::{Intercept, KillGroup, spawn_stdio};
 
 use crate::tool::SpecList;
-use crate::{BoxFuture, ToolContext, ToolExecution, ToolExecutor, ToolFailure, ToolSpec};
+use crate::tool::call::drive;
+use crate::tool::route::unserved;
+use crate::{
+    BoxFuture, ContextExecutor, ToolContext, ToolExecution, ToolExecutor, ToolFailure, ToolSpec,
+};
 
 /// One progress report: the fraction done and a message.
 type Progress = (f64, Option<String>);
@@ -103,43 +105,6 @@ impl Relay {
     }
 }
 
-/// A client transport that routes progress notifications as they are read, in order.
-///
-/// rmcp hands notifications to `ClientHandler::on_progress` in spawned tasks, so the last
-/// progress can arrive after the call's response. Reading them here, before the response is
-/// read, keeps every progress report ahead of the result.
-struct Intercept<T> {
-    inner: T,
-    relay: Relay,
-}
-
-impl<T: Transport<RoleClient>> Transport<RoleClient> for Intercept<T> {
-    type Error = T::Error;
-
-    fn send(
-        &mut self,
-        item: ClientJsonRpcMessage,
-    ) -> impl Future<Output = Result<(), Self::Error>> + Send + 'static {
-        self.inner.send(item)
-    }
-
-    async fn receive(&mut self) -> Option<ServerJsonRpcMessage> {
-        let message = self.inner.receive().await?;
-        if let ServerJsonRpcMessage::Notification(JsonRpcNotification {
-            notification: ServerNotification::ProgressNotification(progress),
-            ..
-        }) = &message
-        {
-            self.relay.route(&progress.params);
-        }
-        Some(message)
-    }
-
-    fn close(&mut self) -> impl Future<Output = Result<(), Self::Error>> + Send {
-        self.inner.close()
-    }
-}
-
 /// How an exposed tool name reaches the server.
 #[derive(Debug, Clone)]
 struct Route {
@@ -153,10 +118,18 @@ struct Catalog {
     routes: HashMap<String, Route>,
 }
 
+/// A live session with the server and, for a stdio server, its process group.
+struct Connection {
+    service: RunningService<RoleClient, Relay>,
+    /// Kills the group when the connection is dropped (the executor is dropped, or the
+    /// server is restarted).
+    _group: Option<KillGroup>,
+}
+
 struct Shared {
     config: McpServerConfig,
     relay: Relay,
-    connection: tokio::sync::Mutex<Option<RunningService<RoleClient, Relay>>>,
+    connection: tokio::sync::Mutex<Option<Connection>>,
     catalog: RwLock<Arc<Catalog>>,
 }
 
@@ -250,68 +223,68 @@ impl McpToolExecutor {
         }
     }
 
-    /// Starts the server (again), initializes and relists its tools.
+    /// Starts the server (again), initializes and relists its tools, within the config's
+    /// handshake timeout. On any failure the server's process group is killed.
     async fn reconnect(
         &self,
-        slot: &mut Option<RunningService<RoleClient, Relay>>,
+        slot: &mut Option<Connection>,
     ) -> Result<Peer<RoleClient>, McpClientError> {
-        if let Some(old) = slot.take() {
-            // Dropping it cancels the service loop, which kills a stdio child.
-            drop(old);
-        }
-        let relay = self.shared.relay.clone();
-        let service = match &self.shared.config.endpoint {
-            Endpoint::Stdio(StdioCommand {
-                program,
-                args,
-                env,
-                cwd,
-            }) => {
-                let mut command = tokio::process::Command::new(program);
-                // rmcp kills the child from a spawned task; should that task never run (the
-                // runtime is shutting down), dropping it still kills the child.
-                command
-                    .args(args)
-                    .envs(env.iter().map(|(k, v)| (k, v)))
-                    .kill_on_drop(true);
-                if let Some(dir) = cwd {
-                    command.current_dir(dir);
-                }
-                let (child, _) = TokioChildProcess::builder(command)
-                    .stderr(Stdio::inherit())
-                    .spawn()
-                    .map_err(|e| {
-                        self.error(format_args!(
-                            "could not start {}: {e}",
-                            program.to_string_lossy()
-                        ))
-                    })?;
-                let transport = Intercept {
-                    inner: child,
-                    relay: relay.clone(),
-                };
-                relay.serve(transport).await.map_err(|e| self.error(e))?
-            }
-            #[cfg(feature = "mcp-http")]
-            Endpoint::Http { url } => {
-                let transport = StreamableHttpClientTransport::from_uri(url.as_str());
-                let transport = Intercept {
-                    inner: transport,
-                    relay: relay.clone(),
-                };
-                relay.serve(transport).await.map_err(|e| self.error(e))?
-            }
-        };
-        let peer = service.peer().clone();
-        let tools = peer.list_all_tools().await.map_err(|e| self.error(e))?;
+        // Dropping the old one kills a stdio server's group and cancels the service loop.
+        drop(slot.take());
+        let limit = self.shared.config.handshake_timeout;
+        let (connection, tools) = tokio::time::timeout(limit, self.handshake())
+            .await
+            .map_err(|_| {
+                self.error(format_args!(
+                    "no answer to `initialize` and `tools/list` within {} ms (the handshake timeout)",
+                    limit.as_millis()
+                ))
+            })??;
+        let peer = connection.service.peer().clone();
         let catalog = self.catalog_of(tools);
         *self
             .shared
             .catalog
             .write()
             .unwrap_or_else(PoisonError::into_inner) = Arc::new(catalog);
-        *slot = Some(service);
+        *slot = Some(connection);
         Ok(peer)
+    }
+
+    /// Starts or reaches the server, runs `initialize` and lists its tools.
+    async fn handshake(&self) -> Result<(Connection, Vec<Tool>), McpClientError> {
+        let relay = self.shared.relay.clone();
+        let (service, group) = match &self.shared.config.endpoint {
+            Endpoint::Stdio(command) => {
+                let (pipes, group) = spawn_stdio(command).map_err(|e| {
+                    self.error(format_args!(
+                        "could not start {}: {e}",
+                        command.program.to_string_lossy()
+                    ))
+                })?;
+                // A handshake that fails or is cut short drops `group`: the server is killed.
+                let transport = Intercept {
+                    inner: pipes,
+                    relay: relay.clone(),
+                };
+                (relay.serve(transport).await, Some(group))
+            }
+            #[cfg(feature = "mcp-http")]
+            Endpoint::Http { url } => {
+                let transport = http::transport(url).map_err(|e| self.error(e))?;
+                let transport = Intercept {
+                    inner: transport,
+                    relay: relay.clone(),
+                };
+                (relay.serve(transport).await, None)
+            }
+        };
+        let connection = Connection {
+            service: service.map_err(|e| self.error(e))?,
+            _group: group,
+        };
+        let tools = connection.service.peer().list_all_tools().await;
+        Ok((connection, tools.map_err(|e| self.error(e))?))
     }
 
     fn catalog_of(&self, tools: Vec<Tool>) -> Catalog {
@@ -346,10 +319,10 @@ impl McpToolExecutor {
     /// A live connection, restarting a server that died.
     async fn peer(&self) -> Result<Peer<RoleClient>, ToolFailure> {
         let mut slot = self.shared.connection.lock().await;
-        if let Some(service) = slot.as_ref()
-            && !service.peer().is_transport_closed()
+        if let Some(connection) = slot.as_ref()
+            && !connection.service.peer().is_transport_closed()
         {
-            return Ok(service.peer().clone());
+            return Ok(connection.service.peer().clone());
         }
         self.reconnect(&mut slot)
             .await
@@ -361,7 +334,7 @@ impl McpToolExecutor {
         let mut slot = self.shared.connection.lock().await;
         if slot
             .as_ref()
-            .is_some_and(|s| s.peer().is_transport_closed())
+            .is_some_and(|c| c.service.peer().is_transport_closed())
         {
             slot.take();
         }
@@ -388,7 +361,7 @@ impl McpToolExecutor {
             Value::Object(map) => Some(map.clone()),
             Value::Null => None,
             other => {
-                let got = crate::__private::describe(other);
+                let got = crate::tool::call::args::describe(other);
                 return Err(ToolFailure::invalid_arguments(format!(
                     "arguments: expected an object, got {got}"
                 )));
@@ -504,23 +477,19 @@ where
     }
 }
 
-impl ToolExecutor for McpToolExecutor {
-    crate::__funnel_seed_methods!();
-
-    fn execute_with_context<'a>(
+impl ContextExecutor for McpToolExecutor {
+    fn call<'a>(
         &'a self,
         tool: &'a str,
         params: &'a Value,
         ctx: ToolContext,
     ) -> BoxFuture<'a, Result<ToolExecution, ToolFailure>> {
-        if let Some(fallback) = &self.fallback
-            && !self.serves(tool)
-        {
-            return fallback.execute_with_context(tool, params, ctx);
+        if self.fallback.is_some() && !self.serves(tool) {
+            return unserved(self.fallback.as_ref(), tool, params, ctx);
         }
         Box::pin(async move {
             let backstop = Some(self.shared.config.request_timeout);
-            crate::__private::drive(
+            drive(
                 tool,
                 &ctx,
                 backstop,
@@ -530,7 +499,7 @@ impl ToolExecutor for McpToolExecutor {
         })
     }
 
-    fn execute_stream<'a>(
+    fn stream<'a>(
         &'a self,
         tool: &'a str,
         params: &'a Value,
@@ -544,7 +513,7 @@ impl ToolExecutor for McpToolExecutor {
         )))
     }
 
-    fn specs(&self) -> SpecList {
+    fn list_specs(&self) -> SpecList {
         Arc::clone(
             &self
                 .shared

@@ -6,7 +6,7 @@ use rmcp::model::{CallToolResult, ErrorCode, Tool};
 use rmcp::service::ServiceError;
 use serde_json::Value;
 
-use crate::mcp::convert::{RESULT_KEY, is_object_schema};
+use crate::mcp::convert::{FAILURE_META_KEY, RESULT_KEY, is_object_schema};
 use crate::{Classification, FailureKind, ToolAnnotations, ToolExecution, ToolFailure, ToolSpec};
 
 /// A listed MCP tool as a spec, and whether its results are `{"result": …}`-wrapped.
@@ -80,13 +80,22 @@ pub(super) fn from_result(
     unwrap: bool,
 ) -> Result<ToolExecution, ToolFailure> {
     if result.is_error == Some(true) {
-        let text = texts(&result).join("\n");
+        let details = result
+            .meta
+            .as_ref()
+            .and_then(|meta| meta.0.get(FAILURE_META_KEY));
+        let texts = texts(&result);
+        // Our servers send the message, then the details as JSON: the message is the first.
+        let text = match (details, texts.first()) {
+            (Some(_), Some(first)) => (*first).to_owned(),
+            _ => texts.join("\n"),
+        };
         let text = if text.is_empty() {
             format!("tool `{tool}` returned isError with no text content")
         } else {
             text
         };
-        return Err(relayed_failure(text, result.structured_content.as_ref()));
+        return Err(relayed_failure(text, details));
     }
     let output = match result.structured_content {
         Some(Value::Object(mut map))
@@ -107,9 +116,9 @@ pub(super) fn from_result(
     Ok(ToolExecution::output_only(output))
 }
 
-/// An `isError` result as an ordinary failure. When the server is one of ours its
-/// `structuredContent` carries the code and classification, which are kept; a relayed
-/// failure is never unhandled (car#3104).
+/// An `isError` result as an ordinary failure. When the server is one of ours its `_meta`
+/// carries the code and classification (`structured`), which are kept; a relayed failure is
+/// never unhandled (car#3104).
 fn relayed_failure(text: String, structured: Option<&Value>) -> ToolFailure {
     let mut failure = ToolFailure::ordinary(text).with_code("mcp_tool_error");
     let Some(structured) = structured else {

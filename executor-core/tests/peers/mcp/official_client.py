@@ -3,8 +3,8 @@
     python official_client.py stdio PATH/TO/mcp_server
     python official_client.py http http://127.0.0.1:PORT/mcp
 
-Connects in the client's default mode (it probes `server/discover`, gets -32601 and falls back
-to `initialize`), lists the tools, validates every schema as JSON Schema 2020-12 with an object
+Connects in the client's default mode (it probes `server/discover` and negotiates protocol
+2026-07-28: no `initialize`, `_meta` on every request), lists the tools, validates every schema as JSON Schema 2020-12 with an object
 root, and calls every demo tool: success, `isError`, invalid arguments, a panicking tool,
 progress, cancellation, an unknown tool and an unknown method. Exits non-zero on the first
 failed check.
@@ -12,6 +12,7 @@ failed check.
 
 from __future__ import annotations
 
+import json
 import math
 import sys
 import time
@@ -20,9 +21,9 @@ import anyio
 from jsonschema import Draft202012Validator
 from mcp import Client, StdioServerParameters
 from mcp.shared.exceptions import MCPError
+from mcp.shared.inbound import MCP_METHOD_HEADER, MCP_PROTOCOL_VERSION_HEADER
 
 EXPECTED_TOOLS = ["add", "echo", "divide", "slow", "get_weather", "boom"]
-HANDSHAKE_VERSIONS = {"2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"}
 
 checks = 0
 
@@ -35,7 +36,14 @@ def check(condition: bool, what: str) -> None:
 
 
 def text_of(result) -> str:
-    return "\n".join(c.text for c in result.content if getattr(c, "type", None) == "text")
+    """The first text block: a result's text, or a failure's message (the details follow)."""
+    texts = [c.text for c in result.content if getattr(c, "type", None) == "text"]
+    return texts[0] if texts else ""
+
+
+def failure_of(result) -> dict:
+    """A failed call's details: `_meta["executor/failure"]`."""
+    return (result.meta or {})["executor/failure"]
 
 
 async def expect_error(coro, code: int, what: str) -> None:
@@ -51,7 +59,7 @@ async def run(client: Client) -> None:
     info = client.server_info
     check(info is not None and info.name == "examples", f"serverInfo names the user's crate: {info}")
     check(info.version == "0.1.0", f"serverInfo carries the user's version: {info}")
-    check(client.protocol_version in HANDSHAKE_VERSIONS, f"fell back to the handshake: {client.protocol_version}")
+    check(client.protocol_version == "2026-07-28", f"negotiated 2026-07-28: {client.protocol_version}")
 
     listed = await client.list_tools()
     names = [t.name for t in listed.tools]
@@ -86,8 +94,11 @@ async def run(client: Client) -> None:
     result = await client.call_tool("divide", {"a": 1, "b": 0})
     check(result.is_error, f"divide by zero is isError: {result}")
     check("division by zero" in text_of(result), f"divide by zero says why: {text_of(result)!r}")
-    check(result.structured_content["code"] == "division_by_zero", f"code: {result.structured_content}")
-    check(result.structured_content["classification"] == "terminal", f"terminal: {result.structured_content}")
+    details = failure_of(result)
+    check(result.structured_content is None, f"no structuredContent on a failure: {result}")
+    check(details["code"] == "division_by_zero", f"code: {details}")
+    check(details["classification"] == "terminal", f"terminal: {details}")
+    check(json.loads(result.content[1].text) == details, f"the details as a second text block: {result}")
 
     result = await client.call_tool("get_weather", {"city": "Paris", "unit": "fahrenheit"})
     weather = result.structured_content
@@ -99,7 +110,7 @@ async def run(client: Client) -> None:
 
     result = await client.call_tool("add", {"a": "two", "b": 1})
     check(result.is_error, f"invalid arguments are isError: {result}")
-    check(text_of(result) == 'a: expected i64, got string "two"', f"invalid arguments text: {text_of(result)!r}")
+    check(text_of(result) == 'a: expected an integer, got "two"', f"invalid arguments text: {text_of(result)!r}")
     result = await client.call_tool("add", {"a": 1})
     check(result.is_error and text_of(result).startswith("b: missing required argument"), f"{text_of(result)!r}")
     result = await client.call_tool("echo", {"text": "x", "loud": True})
@@ -107,7 +118,8 @@ async def run(client: Client) -> None:
 
     result = await client.call_tool("boom", {})
     check(result.is_error and text_of(result) == "tool `boom` panicked", f"panic: {result}")
-    check(result.structured_content["kind"] == "internal", f"panic kind: {result.structured_content}")
+    check(failure_of(result)["kind"] == "internal", f"panic kind: {result}")
+    check(result.structured_content is None, f"no structuredContent on a panic: {result}")
 
     progress: list[tuple[float, float | None, str | None]] = []
 
@@ -131,7 +143,17 @@ async def run(client: Client) -> None:
 
     await expect_error(client.session.call_tool("no_such_tool", {}), -32602, "unknown tool")
     await expect_error(
-        client.session._dispatcher.send_raw_request("no/such_method", {}, None),  # noqa: SLF001
+        # A raw request is not stamped by the SDK: give it the `_meta` and headers 2026-07-28
+        # asks of every request, so only the method is wrong.
+        client.session._dispatcher.send_raw_request(  # noqa: SLF001
+            "no/such_method",
+            {"_meta": {
+                "io.modelcontextprotocol/protocolVersion": client.protocol_version,
+                "io.modelcontextprotocol/clientCapabilities": {},
+                "io.modelcontextprotocol/clientInfo": {"name": "peer-check", "version": "1"},
+            }},
+            {"headers": {MCP_PROTOCOL_VERSION_HEADER: client.protocol_version, MCP_METHOD_HEADER: "no/such_method"}},
+        ),
         -32601,
         "unknown method",
     )

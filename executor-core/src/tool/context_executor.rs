@@ -1,0 +1,234 @@
+//! `ContextExecutor`: the one path every generated executor is written against, and the
+//! blanket `impl ToolExecutor` that provides every seed method through it.
+
+use std::collections::HashMap;
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::task::{Context, Poll};
+
+use serde_json::Value;
+use tokio::sync::mpsc;
+
+use super::context::ToolContext;
+use super::executor::{BoxFuture, SpecList, ToolExecution, ToolExecutor};
+use super::stream::ToolStreamChunk;
+use crate::ToolFailure;
+use crate::failure::transport::for_seed;
+
+/// An executor written against one method that takes the full [`ToolContext`]. Every type that
+/// implements it is a [`ToolExecutor`] (a blanket impl): each of the seed's methods builds the
+/// context its arguments describe ([`ToolContext::from_seed`]) and calls
+/// [`call`](Self::call), so no layer loses the action id, session, attempt, expected effects,
+/// typed failure or state changes. String errors are `failure::transport::for_seed`.
+///
+/// `ToolSet`, `#[tools]` types, `McpToolExecutor` and `SubprocessToolExecutor` implement
+/// this; implement it for your own executor too, or implement only
+/// [`ToolExecutor::execute`], as the seed allows.
+///
+/// ```
+/// use executor_core::{BoxFuture, ContextExecutor, ToolContext, ToolExecution, ToolExecutor, ToolFailure};
+/// use serde_json::{Value, json};
+///
+/// /// Answers every call with the attempt number it was given.
+/// struct Attempts;
+///
+/// impl ContextExecutor for Attempts {
+///     fn call<'a>(
+///         &'a self,
+///         _tool: &'a str,
+///         _params: &'a Value,
+///         ctx: ToolContext,
+///     ) -> BoxFuture<'a, Result<ToolExecution, ToolFailure>> {
+///         Box::pin(async move { Ok(ToolExecution::output_only(json!(ctx.attempt()))) })
+///     }
+/// }
+///
+/// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+/// let out = Attempts
+///     .execute_with_action_in_session("any", &json!({}), "a-1", None, None, 3)
+///     .await;
+/// assert_eq!(out, Ok(json!(3)));
+/// # });
+/// ```
+pub trait ContextExecutor: Send + Sync {
+    /// Runs `tool` with `params` under `ctx`: its deadline, cancellation token, stream sink and
+    /// expected effects included.
+    fn call<'a>(
+        &'a self,
+        tool: &'a str,
+        params: &'a Value,
+        ctx: ToolContext,
+    ) -> BoxFuture<'a, Result<ToolExecution, ToolFailure>>;
+
+    /// [`call`](Self::call) for the seed's string layers: the output alone, a failure as its
+    /// text. The default adapts `call`'s future, in a second allocation; override it only to
+    /// save that allocation (`ToolSet` does, for `#[tool]` functions).
+    fn call_for_seed<'a>(
+        &'a self,
+        tool: &'a str,
+        params: &'a Value,
+        ctx: ToolContext,
+    ) -> BoxFuture<'a, Result<Value, String>> {
+        Box::pin(ForSeed::new(self.call(tool, params, ctx)))
+    }
+
+    /// Starts `tool` and returns its chunk stream ([`ToolExecutor::execute_stream`]). The
+    /// default refuses: an executor that borrows what it runs cannot outlive the call (see
+    /// [`spawn_stream`](crate::spawn_stream) for one that can).
+    fn stream<'a>(
+        &'a self,
+        tool: &'a str,
+        params: &'a Value,
+        action_id: &'a str,
+    ) -> BoxFuture<'a, Result<mpsc::Receiver<ToolStreamChunk>, String>> {
+        let _ = (params, action_id);
+        Box::pin(std::future::ready(Err(stream_unsupported(tool))))
+    }
+
+    /// The tools this executor serves ([`ToolExecutor::specs`]). The default is empty.
+    fn list_specs(&self) -> SpecList {
+        Arc::from(Vec::new())
+    }
+}
+
+/// The seed's refusal for an executor that does not stream.
+pub(crate) fn stream_unsupported(tool: &str) -> String {
+    format!("tool '{tool}': this executor does not support streaming/long-running invocation")
+}
+
+impl<E: ContextExecutor + ?Sized> ToolExecutor for E {
+    #[inline]
+    fn execute<'a>(
+        &'a self,
+        tool: &'a str,
+        params: &'a Value,
+    ) -> BoxFuture<'a, Result<Value, String>> {
+        self.call_for_seed(tool, params, ToolContext::new())
+    }
+
+    fn execute_with_action<'a>(
+        &'a self,
+        tool: &'a str,
+        params: &'a Value,
+        action_id: &'a str,
+        timeout_ms: Option<u64>,
+    ) -> BoxFuture<'a, Result<Value, String>> {
+        self.execute_with_action_in_session(tool, params, action_id, timeout_ms, None, 1)
+    }
+
+    fn execute_with_action_in_session<'a>(
+        &'a self,
+        tool: &'a str,
+        params: &'a Value,
+        action_id: &'a str,
+        timeout_ms: Option<u64>,
+        session_id: Option<&'a str>,
+        attempt: u32,
+    ) -> BoxFuture<'a, Result<Value, String>> {
+        let ctx = ToolContext::from_seed(action_id, timeout_ms, session_id, attempt, None);
+        self.call_for_seed(tool, params, ctx)
+    }
+
+    fn execute_with_action_state_in_session<'a>(
+        &'a self,
+        tool: &'a str,
+        params: &'a Value,
+        action_id: &'a str,
+        timeout_ms: Option<u64>,
+        session_id: Option<&'a str>,
+        attempt: u32,
+        expected_effects: &'a HashMap<String, Value>,
+        return_schema: Option<&'a Value>,
+    ) -> BoxFuture<'a, Result<ToolExecution, String>> {
+        let call = self.execute_classified(
+            tool,
+            params,
+            action_id,
+            timeout_ms,
+            session_id,
+            attempt,
+            expected_effects,
+            return_schema,
+        );
+        Box::pin(async move { call.await.map_err(|failure| for_seed(&failure)) })
+    }
+
+    #[inline]
+    fn execute_classified<'a>(
+        &'a self,
+        tool: &'a str,
+        params: &'a Value,
+        action_id: &'a str,
+        timeout_ms: Option<u64>,
+        session_id: Option<&'a str>,
+        attempt: u32,
+        expected_effects: &'a HashMap<String, Value>,
+        _return_schema: Option<&'a Value>,
+    ) -> BoxFuture<'a, Result<ToolExecution, ToolFailure>> {
+        let ctx = ToolContext::from_seed(
+            action_id,
+            timeout_ms,
+            session_id,
+            attempt,
+            Some(expected_effects),
+        );
+        self.call(tool, params, ctx)
+    }
+
+    fn execute_stream<'a>(
+        &'a self,
+        tool: &'a str,
+        params: &'a Value,
+        action_id: &'a str,
+    ) -> BoxFuture<'a, Result<mpsc::Receiver<ToolStreamChunk>, String>> {
+        self.stream(tool, params, action_id)
+    }
+
+    #[inline]
+    fn execute_with_context<'a>(
+        &'a self,
+        tool: &'a str,
+        params: &'a Value,
+        ctx: ToolContext,
+    ) -> BoxFuture<'a, Result<ToolExecution, ToolFailure>> {
+        self.call(tool, params, ctx)
+    }
+
+    fn specs(&self) -> SpecList {
+        self.list_specs()
+    }
+}
+
+pin_project_lite::pin_project! {
+    /// A typed call's future as the seed's string layers see it: the output alone, a failure
+    /// as its text ([`for_seed`]).
+    #[must_use = "futures do nothing unless awaited"]
+    pub(crate) struct ForSeed<F> {
+        #[pin]
+        call: F,
+    }
+}
+
+impl<F> ForSeed<F> {
+    #[inline]
+    pub(crate) const fn new(call: F) -> Self {
+        Self { call }
+    }
+}
+
+impl<F> Future for ForSeed<F>
+where
+    F: Future<Output = Result<ToolExecution, ToolFailure>>,
+{
+    type Output = Result<Value, String>;
+
+    #[inline]
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        self.project().call.poll(cx).map(|result| {
+            result
+                .map(|execution| execution.output)
+                .map_err(|failure| for_seed(&failure))
+        })
+    }
+}

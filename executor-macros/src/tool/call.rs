@@ -1,0 +1,203 @@
+//! A tool's call: decode the arguments from the request JSON, call the function, encode the
+//! result, under the runtime's panic, deadline and cancellation boundary.
+
+use proc_macro2::{Ident, Span, TokenStream};
+use quote::{format_ident, quote, quote_spanned};
+
+use super::model::{Arg, ArgDefault, Decode, Param, Ret, ToolFn};
+use super::spec::option_tokens;
+use super::types::{erase_lifetimes, span_of, type_text};
+
+// Input:  fn add(a: i64, b: i64) -> i64
+// Output, for a tool that does not read its context (no `&ToolContext`, no `timeout`):
+//     __rt::call_plain("add", __executor_ctx, async move {
+//         let [a0, a1] = __rt::arguments(__executor_params, &["a", "b"])?;   // see `decode_args`
+//         …
+//         __rt::encode(&add(a0, a1))
+//     })
+// and for a tool that reads it, the same body under `drive`, then its state changes:
+//     async move {
+//         let body = async { /* as above */ };
+//         let out = __rt::drive("add", &ctx, timeout, pin!(body)).await?;
+//         __rt::finish(out, &ctx)
+//     }
+// An unboxed future: `Tool::call` returns it as is, `#[tools]` boxes it per method.
+pub fn call_body(model: &ToolFn, receiver: Option<TokenStream>) -> TokenStream {
+    let name = &model.name;
+    let ctx = ctx_ident();
+    let decode = decode_args(model);
+    let invoke = invoke(model, receiver);
+    if !reads_context(model) {
+        return quote! {
+            __rt::call_plain(#name, #ctx, async move {
+                #decode
+                #invoke
+            })
+        };
+    }
+    let timeout = option_tokens(
+        model
+            .timeout_ms
+            .map(|ms| quote!(__rt::Duration::from_millis(#ms))),
+    );
+    quote! {
+        async move {
+            let __executor_body = async {
+                #decode
+                #invoke
+            };
+            // Pinned here rather than moved into `drive`: the body's state is stored once, in
+            // this future, instead of twice (measured in BENCHMARKS.md).
+            let __executor_output = __rt::drive(
+                #name,
+                &#ctx,
+                #timeout,
+                __rt::core::pin::pin!(__executor_body),
+            )
+            .await?;
+            __rt::finish(__executor_output, &#ctx)
+        }
+    }
+}
+
+/// Whether the tool reads its context: it takes `&ToolContext` (ids, effects, the stream) or
+/// has a `timeout` (a deadline of its own). Any other tool only cares whether the call has a
+/// deadline or a cancellation token, and runs without its context when it has neither.
+pub fn reads_context(model: &ToolFn) -> bool {
+    model.timeout_ms.is_some() || model.params.iter().any(|p| matches!(p, Param::Context))
+}
+
+pub fn params_ident() -> Ident {
+    Ident::new("__executor_params", Span::mixed_site())
+}
+
+pub fn ctx_ident() -> Ident {
+    Ident::new("__executor_ctx", Span::mixed_site())
+}
+
+// Input:  fn f(a: i64, #[arg(default)] b: i64, c: Option<&str>, #[arg(default = 7)] d: u8)
+// Output:
+//     let [__executor_arg_0, __executor_arg_1, __executor_arg_2, __executor_arg_3] =
+//         __rt::arguments(__executor_params, &["a", "b", "c", "d"])?;
+//     let __executor_arg_0: i64 = __rt::required(__executor_arg_0, "a", "i64")?;
+//     let __executor_arg_1: i64 = __rt::or_default(__executor_arg_1, "b")?;
+//     let __executor_arg_2: Option<&str> = __rt::or_default(__executor_arg_2, "c")?;
+//     let __executor_arg_3 = match __executor_arg_3 {
+//         __rt::Some(v) => __rt::decode::<u8>(v, "d")?,
+//         __rt::None => 7,
+//     };
+// `arguments` walks the object once, filling one slot per name; a key that is no argument's
+// is an error. A tool without arguments still checks that it was sent none.
+fn decode_args(model: &ToolFn) -> TokenStream {
+    let params = params_ident();
+    let args: Vec<&Arg> = model.args().collect();
+    let bindings: Vec<Ident> = (0..args.len()).map(arg_ident).collect();
+    let names = args.iter().map(|a| a.json_name.as_str());
+    let lets = args
+        .iter()
+        .zip(&bindings)
+        .map(|(arg, b)| decode_one(arg, b));
+    quote! {
+        let [#(#bindings),*] = __rt::arguments(#params, &[#(#names),*])?;
+        #(#lets)*
+    }
+}
+
+fn arg_ident(index: usize) -> Ident {
+    format_ident!("__executor_arg_{}", index, span = Span::mixed_site())
+}
+
+fn decode_one(arg: &Arg, binding: &Ident) -> TokenStream {
+    let name = &arg.json_name;
+    let span = span_of(&arg.ty);
+    // What serde decodes (borrowed strings, the `Vec` behind a slice) and, for a required
+    // argument, how the missing type is named in the error.
+    let (target, expected) = match &arg.decode {
+        Decode::Owned => (erase_lifetimes(&arg.ty), type_text(&arg.ty)),
+        Decode::Str | Decode::CowStr => (quote!(&str), "&str".to_owned()),
+        Decode::Slice(elem) => {
+            let elem = erase_lifetimes(elem);
+            (quote!(__rt::Vec<#elem>), "Vec<_>".to_owned())
+        }
+        Decode::Ref(inner) => (erase_lifetimes(inner), type_text(inner)),
+    };
+    let decoded = match &arg.default {
+        None if !arg.is_option => {
+            quote_spanned!(span=> __rt::required(#binding, #name, #expected)?)
+        }
+        None | Some(ArgDefault::Trait) => quote_spanned!(span=> __rt::or_default(#binding, #name)?),
+        Some(ArgDefault::Expr(expr)) => {
+            let expr_span = syn::spanned::Spanned::span(expr);
+            // A slice or reference argument decodes into an owned holder; its default is
+            // converted into one.
+            let default = match arg.decode {
+                Decode::Slice(_) | Decode::Ref(_) => {
+                    quote_spanned!(expr_span=> ::core::convert::Into::into(#expr))
+                }
+                _ => quote_spanned!(expr_span=> #expr),
+            };
+            let value = quote_spanned!(span=> __rt::decode::<#target>(__executor_value, #name)?);
+            let value = if matches!(arg.decode, Decode::CowStr) {
+                quote!(__rt::Cow::Borrowed(#value))
+            } else {
+                value
+            };
+            return quote! {
+                let #binding = match #binding {
+                    __rt::Some(__executor_value) => #value,
+                    __rt::None => #default,
+                };
+            };
+        }
+    };
+    if matches!(arg.decode, Decode::CowStr) {
+        quote!(let #binding = __rt::Cow::Borrowed::<str>(#decoded);)
+    } else {
+        quote!(let #binding: #target = #decoded;)
+    }
+}
+
+fn invoke(model: &ToolFn, receiver: Option<TokenStream>) -> TokenStream {
+    let ident = &model.ident;
+    let ctx = ctx_ident();
+    let mut index: usize = 0;
+    let call_args: Vec<TokenStream> = model
+        .params
+        .iter()
+        .map(|p| match p {
+            Param::Context => quote!(&#ctx),
+            Param::Arg(arg) => {
+                let binding = arg_ident(index);
+                index += 1;
+                match arg.decode {
+                    Decode::Slice(_) | Decode::Ref(_) => quote!(&#binding),
+                    _ => quote!(#binding),
+                }
+            }
+        })
+        .collect();
+    let callee = if let Some(recv) = receiver {
+        quote!(#recv.#ident)
+    } else {
+        quote!(#ident)
+    };
+    let awaited = model.is_async.then(|| quote!(.await));
+    let call = quote!(#callee(#(#call_args),*) #awaited);
+    match &model.ret {
+        Ret::Unit => quote! {
+            #call;
+            __rt::Ok(__rt::Value::Null)
+        },
+        Ret::Plain(ty) => quote_spanned! {span_of(ty)=>
+            __rt::encode(&#call)
+        },
+        Ret::Result(ty) => quote_spanned! {span_of(ty)=>
+            match __rt::ResultParts::into_result(#call) {
+                __rt::Ok(__executor_value) => __rt::encode(&__executor_value),
+                __rt::Err(__executor_error) => {
+                    __rt::Err(::core::convert::Into::<__rt::ToolFailure>::into(__executor_error))
+                }
+            }
+        },
+    }
+}

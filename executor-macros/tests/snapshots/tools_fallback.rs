@@ -1,0 +1,27 @@
+impl Counter {
+    /// Bumps.
+    fn bump(self) -> u64 {
+        1
+    }
+}
+::core::compile_error! {
+    "a #[tool] method takes `&self`; keep mutable state behind a `Mutex` or an atomic"
+}
+#[allow(unused_qualifications)]
+const _: () = {
+    use ::executor_core::__private as __rt;
+    #[automatically_derived]
+    impl __rt::ContextExecutor for Counter {
+        fn call<'__executor>(
+            &'__executor self,
+            _: &'__executor str,
+            _: &'__executor __rt::Value,
+            _: __rt::ToolContext,
+        ) -> __rt::BoxFuture<
+            '__executor,
+            __rt::Result<__rt::ToolExecution, __rt::ToolFailure>,
+        > {
+            ::core::unreachable!()
+        }
+    }
+};
