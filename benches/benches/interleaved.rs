@@ -153,51 +153,11 @@ fn main() {
         },
     );
 
-    let runtime = executor_core::runtime::Runtime::new(set.clone());
-    let bare_call = || {
-        black_box(ready(black_box(&set).execute_with_context(
-            black_box(CALLED),
-            black_box(&args),
-            executor_core::ToolContext::new(),
-        )))
-        .ok();
-    };
-    compare(
-        "runtime: Runtime::call / ToolSet with context",
-        rounds,
-        bare_call,
-        || {
-            black_box(ready(
-                black_box(&runtime).call(black_box(CALLED), black_box(&args)),
-            ))
-            .ok();
-        },
-    );
-
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .expect("a Tokio runtime");
-    compare_in(
-        SPAWN_BATCH,
-        "runtime: spawn + wait / tokio::spawn of the call",
-        rounds,
-        || {
-            let _entered = rt.enter();
-            let set = set.clone();
-            let args = args.clone();
-            let task = tokio::spawn(async move {
-                set.execute_with_context(CALLED, &args, executor_core::ToolContext::new())
-                    .await
-            });
-            black_box(rt.block_on(task).expect("the task ran").ok());
-        },
-        || {
-            let _entered = rt.enter();
-            let handle = runtime.spawn(CALLED, args.clone()).expect("in a runtime");
-            black_box(rt.block_on(handle.wait()).ok());
-        },
-    );
+    runtime_pairs(rounds, &rt, &set, &args);
 
     let (ours_client, rmcp_client) =
         rt.block_on(async { (mcp::connect_ours().await, mcp::connect_rmcp().await) });
@@ -220,6 +180,57 @@ fn main() {
         },
         || {
             black_box(rt.block_on(mcp::call(&ours_client, black_box(params.clone()))));
+        },
+    );
+}
+
+/// The runtime's two pairs: a call through `Runtime` against the bare `ToolSet`, and a
+/// detached call against `tokio::spawn` of the bare call.
+fn runtime_pairs(
+    rounds: usize,
+    rt: &tokio::runtime::Runtime,
+    set: &executor_core::ToolSet,
+    args: &serde_json::Value,
+) {
+    let runtime = executor_core::runtime::Runtime::new(set.clone());
+    let bare_call = || {
+        black_box(ready(black_box(&set).execute_with_context(
+            black_box(CALLED),
+            black_box(args),
+            executor_core::ToolContext::new(),
+        )))
+        .ok();
+    };
+    compare(
+        "runtime: Runtime::call / ToolSet with context",
+        rounds,
+        bare_call,
+        || {
+            black_box(ready(
+                black_box(&runtime).call(black_box(CALLED), black_box(args)),
+            ))
+            .ok();
+        },
+    );
+
+    compare_in(
+        SPAWN_BATCH,
+        "runtime: spawn + wait / tokio::spawn of the call",
+        rounds,
+        || {
+            let _entered = rt.enter();
+            let set = set.clone();
+            let args = args.clone();
+            let task = tokio::spawn(async move {
+                set.execute_with_context(CALLED, &args, executor_core::ToolContext::new())
+                    .await
+            });
+            black_box(rt.block_on(task).expect("the task ran").ok());
+        },
+        || {
+            let _entered = rt.enter();
+            let handle = runtime.spawn(CALLED, args.clone()).expect("in a runtime");
+            black_box(rt.block_on(handle.wait()).ok());
         },
     );
 }
