@@ -23,6 +23,9 @@ use executor_core::ToolExecutor;
 /// millisecond.
 const BATCH: u32 = 2_000;
 
+/// Spawned calls per batch: a spawn and a wait on a current-thread runtime take a few µs.
+const SPAWN_BATCH: u32 = 200;
+
 /// MCP round trips per batch: a round trip takes about 50 µs.
 const MCP_BATCH: u32 = 40;
 
@@ -156,6 +159,8 @@ fn main() {
         .enable_all()
         .build()
         .expect("a Tokio runtime");
+    runtime_pairs(rounds, &rt, &set, &args);
+
     let (ours_client, rmcp_client) =
         rt.block_on(async { (mcp::connect_ours().await, mcp::connect_rmcp().await) });
     let params = mcp::params();
@@ -242,5 +247,56 @@ fn provider(rounds: usize, set: &executor_core::ToolSet, args: &serde_json::Valu
         rounds,
         direct,
         adapted,
+    );
+}
+
+/// The runtime's two pairs: a call through `Runtime` against the bare `ToolSet`, and a
+/// detached call against `tokio::spawn` of the bare call.
+fn runtime_pairs(
+    rounds: usize,
+    rt: &tokio::runtime::Runtime,
+    set: &executor_core::ToolSet,
+    args: &serde_json::Value,
+) {
+    let runtime = executor_core::runtime::Runtime::new(set.clone());
+    let bare_call = || {
+        black_box(ready(black_box(&set).execute_with_context(
+            black_box(CALLED),
+            black_box(args),
+            executor_core::ToolContext::new(),
+        )))
+        .ok();
+    };
+    compare(
+        "runtime: Runtime::call / ToolSet with context",
+        rounds,
+        bare_call,
+        || {
+            black_box(ready(
+                black_box(&runtime).call(black_box(CALLED), black_box(args)),
+            ))
+            .ok();
+        },
+    );
+
+    compare_in(
+        SPAWN_BATCH,
+        "runtime: spawn + wait / tokio::spawn of the call",
+        rounds,
+        || {
+            let _entered = rt.enter();
+            let set = set.clone();
+            let args = args.clone();
+            let task = tokio::spawn(async move {
+                set.execute_with_context(CALLED, &args, executor_core::ToolContext::new())
+                    .await
+            });
+            black_box(rt.block_on(task).expect("the task ran").ok());
+        },
+        || {
+            let _entered = rt.enter();
+            let handle = runtime.spawn(CALLED, args.clone()).expect("in a runtime");
+            black_box(rt.block_on(handle.wait()).ok());
+        },
     );
 }

@@ -6,7 +6,8 @@
 //! ```
 //!
 //! Styles: `ours` (through the `ToolSet`), `ours_execute` (the seed's plain `execute`), `ours_borrowed`, `ours_tool` (`Tool::call` directly),
-//! `hand`, `none` (set-up only, to subtract); and MCP round trips over an in-memory pipe on a
+//! `ours_ctx` (`ToolSet::execute_with_context` with a new context), `runtime` (`Runtime::call`
+//! over the same set, default policy), `hand`, `none` (set-up only, to subtract); and MCP round trips over an in-memory pipe on a
 //! current-thread runtime, client and server together: `mcp_ours`, `mcp_rmcp`, `mcp_none`
 //! (connect only, to subtract).
 
@@ -55,6 +56,7 @@ fn main() {
     let effects = HashMap::new();
     let set = ours::toolset();
     let borrowed = ours::borrowed::toolset();
+    let runtime = executor_core::runtime::Runtime::new(set.clone());
     let mut ok = 0usize;
     for _ in 0..n {
         let done = match style.as_str() {
@@ -86,11 +88,18 @@ fn main() {
                 executor_core::ToolContext::new(),
             ))
             .is_ok(),
+            "ours_ctx" => ready(set.execute_with_context(
+                black_box(CALLED),
+                black_box(&params),
+                executor_core::ToolContext::new(),
+            ))
+            .is_ok(),
+            "runtime" => ready(runtime.call(black_box(CALLED), black_box(&params))).is_ok(),
             "hand" => ready(hand::call(black_box(CALLED), black_box(&params))).is_ok(),
             "none" => true,
             other => {
                 panic!(
-                    "unknown style `{other}`: ours, ours_execute, ours_borrowed, ours_tool, hand, none or mcp_*"
+                    "unknown style `{other}`: ours, ours_execute, ours_borrowed, ours_tool, ours_ctx, runtime, hand, none or mcp_*"
                 )
             }
         };

@@ -217,6 +217,7 @@ mod millis;
 #[cfg(any(feature = "subprocess", feature = "mcp"))]
 mod process_group;
 pub mod provider;
+pub mod runtime;
 pub mod schema;
 #[cfg(feature = "subprocess")]
 #[cfg_attr(docsrs, doc(cfg(feature = "subprocess")))]

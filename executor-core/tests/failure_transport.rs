@@ -78,7 +78,7 @@ fn rows() -> Vec<Row> {
         Row {
             name: "invalid arguments",
             failure: ToolFailure::invalid_arguments("a: expected i64"),
-            retry: retry(None),
+            retry: RetryDecision::Stop,
             mcp: Mcp::Tool(
                 json!({"code": "invalid_arguments", "kind": "invalid_arguments", "classification": "ordinary"}),
             ),
@@ -294,8 +294,8 @@ fn a_derived_enum_through_the_table() {
     );
 }
 
-/// The unhandled flag does not travel: a peer's "unknown tool", read off the wire, is an
-/// ordinary failure for the retry loop and cannot pick a fallback.
+/// The unhandled flag does not travel: a peer's "unknown tool", read off the wire, cannot pick
+/// a fallback, and the retry loop stops on it (the peer will not grow the tool on a retry).
 #[test]
 fn a_relayed_unknown_tool_does_not_fall_back() {
     let local = ToolFailure::unknown_tool("read_file");
@@ -304,7 +304,7 @@ fn a_relayed_unknown_tool_does_not_fall_back() {
         serde_json::from_value(serde_json::to_value(&local).unwrap()).unwrap();
     assert_eq!(relayed.kind(), FailureKind::UnknownTool);
     assert!(!relayed.is_unhandled());
-    assert_eq!(for_retry(&relayed), retry(None));
+    assert_eq!(for_retry(&relayed), RetryDecision::Stop);
     // MCP still answers with a protocol error: the kind says nothing served the name.
     assert!(matches!(
         for_mcp(&relayed),

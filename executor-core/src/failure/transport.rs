@@ -8,21 +8,23 @@
 //! | ordinary | [`Retry`](RetryDecision::Retry), after the hint | `isError: true` result | `Failed`, class `transient` | the message |
 //! | terminal | [`Stop`](RetryDecision::Stop) | `isError: true` result | `Failed`, class `invalid-request` | the message |
 //! | unhandled | [`Fallback`](RetryDecision::Fallback) | JSON-RPC error `-32602` | `Failed`, class `invalid-request` | the message |
-//! | kind `invalid_arguments` | by class (ordinary: retry) | `isError: true` result | `Failed`, class `invalid-request` | the message |
-//! | kind `unknown_tool` | [`Fallback`](RetryDecision::Fallback) when unhandled ([`ToolFailure::unknown_tool`] is), else by class | JSON-RPC error `-32602` | `Failed`, class `invalid-request` | the message |
+//! | kind `invalid_arguments` | [`Stop`](RetryDecision::Stop): the same arguments fail the same way | `isError: true` result | `Failed`, class `invalid-request` | the message |
+//! | kind `unknown_tool` | [`Fallback`](RetryDecision::Fallback) when unhandled ([`ToolFailure::unknown_tool`] is), else [`Stop`](RetryDecision::Stop) | JSON-RPC error `-32602` | `Failed`, class `invalid-request` | the message |
 //! | kind `timeout` | by class (ordinary: retry) | `isError: true` result | `Failed`, class `budget-exhausted` | the message |
-//! | kind `cancelled` | by class ([`ToolFailure::cancelled`] is terminal: stop) | `isError: true` result | `Canceled` | the message |
+//! | kind `cancelled` | [`Stop`](RetryDecision::Stop): the caller no longer wants the result | `isError: true` result | `Canceled` | the message |
 //! | kind `internal` | by class (ordinary: retry) | `isError: true` result | `Failed`, class `internal` | the message |
 //! | redacted | as its class | [`REDACTED_MESSAGE`](crate::REDACTED_MESSAGE), no `data` | [`REDACTED_MESSAGE`](crate::REDACTED_MESSAGE) | [`REDACTED_MESSAGE`](crate::REDACTED_MESSAGE) |
 //!
 //! In the A2A column, and for MCP's `unknown_tool`, a row matching the failure's kind wins over
 //! the class rows; elsewhere the class and the unhandled flag decide.
 //!
-//! - **Retrying caller.** The class alone decides: ordinary is retried (honouring
+//! - **Retrying caller** ([`Runtime`](crate::runtime::Runtime)). Ordinary is retried (honouring
 //!   [`retry_after`](ToolFailure::retry_after)), terminal stops, unhandled goes to the next
-//!   executor. The kind never changes that: terminality is opt-in, never inferred. The
-//!   unhandled flag is never serialized, so a failure relayed from a peer (even one of kind
-//!   `unknown_tool`) cannot reroute a call to a fallback (the seed's car#3104).
+//!   executor. Three kinds stop whatever their class, because retrying them cannot succeed:
+//!   invalid arguments (the same arguments fail the same way), an unknown tool that was handled
+//!   (a peer's answer, not ours to reroute) and a cancellation. The unhandled flag is never
+//!   serialized, so a failure relayed from a peer (even one of kind `unknown_tool`) cannot
+//!   reroute a call to a fallback (the seed's car#3104).
 //! - **MCP.** A failure of a tool that ran is a `tools/call` *result* with `isError: true`, so the
 //!   model reads [`message`](ToolFailure::message) and can correct itself; its
 //!   `structuredContent` is [`structured`]: `{"code", "kind", "classification",
@@ -86,9 +88,13 @@ pub enum RetryDecision {
 /// The retrying caller's row of the table.
 #[must_use]
 pub fn for_retry(failure: &ToolFailure) -> RetryDecision {
+    let hopeless = matches!(
+        failure.kind(),
+        FailureKind::InvalidArguments | FailureKind::UnknownTool | FailureKind::Cancelled
+    );
     if failure.is_unhandled() {
         RetryDecision::Fallback
-    } else if failure.is_terminal() {
+    } else if failure.is_terminal() || hopeless {
         RetryDecision::Stop
     } else {
         RetryDecision::Retry {

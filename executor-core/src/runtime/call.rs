@@ -1,0 +1,268 @@
+//! One call through the runtime: attempts, backoff, time limits, cancellation and checks.
+
+use std::collections::HashMap;
+use std::future::{Future, poll_fn};
+use std::pin::pin;
+use std::sync::Arc;
+use std::task::Poll;
+use std::time::Duration;
+
+use serde_json::{Value, json};
+use tokio::time::Instant;
+use tokio_util::sync::CancellationToken;
+
+use super::limit::Limits;
+use super::options::CallOptions;
+use super::retry::{RetryPolicy, Rng, has_side_effects};
+use super::{check, trace};
+use crate::tool::{BoxFuture, ToolAnnotations, ToolExecution, ToolExecutor};
+use crate::{FailureKind, ToolFailure};
+
+/// What a runtime was configured with; shared by its calls and its detached tasks.
+pub(super) struct Config {
+    pub(super) executor: Arc<dyn ToolExecutor>,
+    /// The hints of the tools whose spec has any, by name, read once from `specs()`.
+    pub(super) hints: HashMap<String, ToolAnnotations>,
+    pub(super) policy: RetryPolicy,
+    pub(super) jitter: Arc<Rng>,
+    pub(super) keys: Arc<Rng>,
+    pub(super) attempt_timeout: Option<Duration>,
+    pub(super) call_timeout: Option<Duration>,
+    pub(super) i_json: bool,
+    pub(super) limits: Limits,
+    pub(super) handle_ttl: Duration,
+}
+
+impl Clone for Config {
+    fn clone(&self) -> Self {
+        Self {
+            executor: Arc::clone(&self.executor),
+            hints: self.hints.clone(),
+            policy: self.policy.clone(),
+            jitter: Arc::clone(&self.jitter),
+            keys: Arc::clone(&self.keys),
+            attempt_timeout: self.attempt_timeout,
+            call_timeout: self.call_timeout,
+            i_json: self.i_json,
+            limits: self.limits.clone(),
+            handle_ttl: self.handle_ttl,
+        }
+    }
+}
+
+/// A time limit an attempt runs under, and which one it is, for the failure that names it.
+#[derive(Debug, Clone, Copy)]
+struct Limit {
+    at: Instant,
+    kind: LimitKind,
+}
+
+#[derive(Debug, Clone, Copy)]
+enum LimitKind {
+    /// The runtime's per-attempt timeout.
+    Attempt(Duration),
+    /// The call's overall deadline, of this total budget.
+    Call(Duration),
+}
+
+impl Limit {
+    fn failure(self, tool: &str) -> ToolFailure {
+        let (text, code, which, limit) = match self.kind {
+            LimitKind::Attempt(t) => ("the per-attempt limit", "attempt_timeout", "attempt", t),
+            LimitKind::Call(t) => ("the call's overall limit", "call_timeout", "call", t),
+        };
+        let ms = u64::try_from(limit.as_millis()).unwrap_or(u64::MAX);
+        ToolFailure::ordinary(format!("tool `{tool}` timed out: {text} of {ms}ms ran out"))
+            .with_kind(FailureKind::Timeout)
+            .with_code(code)
+            .with_data(json!({"limit": which, "limit_ms": ms}))
+    }
+
+    fn earliest(a: Option<Self>, b: Option<Self>) -> Option<Self> {
+        match (a, b) {
+            (Some(a), Some(b)) => Some(if b.at < a.at { b } else { a }),
+            (a, b) => a.or(b),
+        }
+    }
+}
+
+impl Config {
+    /// Whether a call of `tool` without a caller's key gets one: when the policy may retry it
+    /// although its hints say repeating it may repeat its effect (see [`has_side_effects`]).
+    /// Other calls are safe to repeat, so a key would only cost an allocation per call.
+    fn makes_keys_for(&self, tool: &str) -> bool {
+        self.policy.attempts() > 1
+            && self.policy.retries_side_effects()
+            && self.hints.get(tool).is_some_and(has_side_effects)
+    }
+
+    /// How long to wait before retrying after `failure` on attempt `attempt`, or `None` to stop:
+    /// no attempts left, a failure the policy does not retry, or a delay the deadline cannot
+    /// fit (the hint is never shortened to fit).
+    fn next_delay(
+        &self,
+        tool: &str,
+        attempt: u32,
+        failure: &ToolFailure,
+        deadline: Option<Instant>,
+    ) -> Option<Duration> {
+        if attempt >= self.policy.attempts() {
+            return None;
+        }
+        let hint = self.policy.decide(failure, self.hints.get(tool))?;
+        let jittered = self.jitter.delay(self.policy.delay_bound(attempt));
+        let delay = jittered.max(hint);
+        match deadline {
+            Some(deadline) if Instant::now() + delay >= deadline => None,
+            _ => Some(delay),
+        }
+    }
+}
+
+/// Runs `tool` to its last attempt under `options`: the result of the first success (after the
+/// output checks) or the last attempt's failure. A plain function around one `async fn`, so the
+/// call is one state machine (two with feature `tracing`: the span wrapper is a struct).
+pub(super) fn run<'a>(
+    config: &'a Config,
+    tool: &'a str,
+    args: &'a Value,
+    options: &'a CallOptions,
+) -> impl Future<Output = Result<ToolExecution, ToolFailure>> + Send + 'a {
+    trace::call(
+        tool,
+        &options.action_id,
+        attempts(config, tool, args, options),
+    )
+}
+
+async fn attempts(
+    config: &Config,
+    tool: &str,
+    args: &Value,
+    options: &CallOptions,
+) -> Result<ToolExecution, ToolFailure> {
+    let deadline = options
+        .deadline_from(config.call_timeout)
+        .map(|(at, budget)| Limit {
+            at,
+            kind: LimitKind::Call(budget),
+        });
+    let generated;
+    let key = match &options.idempotency_key {
+        Some(key) => Some(key.as_str()),
+        None if config.makes_keys_for(tool) => {
+            generated = config.keys.hex128();
+            Some(generated.as_str())
+        }
+        None => None,
+    };
+    let mut attempt = 1;
+    loop {
+        let once = attempt_once(config, tool, args, options, attempt, deadline, key);
+        let failure = match trace::attempt(tool, attempt, once).await {
+            Ok(execution) => {
+                let expected = options.expected_effects.as_ref();
+                check::execution(tool, &execution, config.i_json, expected)?;
+                return Ok(execution);
+            }
+            Err(failure) => failure,
+        };
+        let at = deadline.map(|d| d.at);
+        let Some(delay) = config.next_delay(tool, attempt, &failure, at) else {
+            return Err(failure);
+        };
+        let pause = async {
+            tokio::time::sleep(delay).await;
+            Ok(())
+        };
+        // Boxed: the timer is only needed on a retry, so a plain call's future is smaller.
+        Box::pin(guard(tool, pause, None, options.cancellation.as_ref())).await?;
+        attempt += 1;
+    }
+}
+
+/// One attempt: a concurrency slot (waiting counts against the call's deadline), then the
+/// executor's call under the earlier of the per-attempt limit and the call's deadline.
+///
+/// An attempt with nothing to wait for or guard (no limit, slot, deadline or token) is the
+/// executor's own future: the guarded path's timers and semaphore waits live in a box of
+/// their own, so a plain call neither allocates for them nor moves their space around with
+/// every future that holds the attempt (measured in BENCHMARKS.md).
+fn attempt_once<'a>(
+    config: &'a Config,
+    tool: &'a str,
+    args: &'a Value,
+    options: &'a CallOptions,
+    attempt: u32,
+    deadline: Option<Limit>,
+    key: Option<&'a str>,
+) -> BoxFuture<'a, Result<ToolExecution, ToolFailure>> {
+    let token = options.cancellation.as_ref();
+    let plain = deadline.is_none()
+        && token.is_none()
+        && config.attempt_timeout.is_none()
+        && !config.limits.applies_to(tool);
+    if plain {
+        let ctx = options.context(attempt, None, key);
+        return config.executor.execute_with_context(tool, args, ctx);
+    }
+    Box::pin(async move {
+        let permits = if config.limits.applies_to(tool) {
+            let waiting = async { Ok(config.limits.acquire(tool).await) };
+            Some(guard(tool, waiting, deadline, token).await?)
+        } else {
+            None
+        };
+        let own = config.attempt_timeout.map(|t| Limit {
+            at: Instant::now() + t,
+            kind: LimitKind::Attempt(t),
+        });
+        let limit = Limit::earliest(own, deadline);
+        let ctx = options.context(attempt, limit.map(|l| l.at), key);
+        let call = config.executor.execute_with_context(tool, args, ctx);
+        let outcome = guard(tool, call, limit, token).await;
+        drop(permits);
+        outcome
+    })
+}
+
+/// Runs `fut` until it ends, `limit` passes or `token` fires, whichever comes first; the
+/// future is dropped on the last two. A timeout the executor reports itself once `limit` has
+/// passed is reported as the runtime's limit, so the failure names the limit that fired
+/// whichever of the two timers woke first.
+async fn guard<T>(
+    tool: &str,
+    fut: impl Future<Output = Result<T, ToolFailure>>,
+    limit: Option<Limit>,
+    token: Option<&CancellationToken>,
+) -> Result<T, ToolFailure> {
+    let mut fut = pin!(fut);
+    let mut timer = pin!(limit.map(|l| tokio::time::sleep_until(l.at)));
+    let mut cancelled = pin!(token.map(CancellationToken::cancelled));
+    poll_fn(|cx| {
+        if let Some(cancelled) = cancelled.as_mut().as_pin_mut()
+            && cancelled.poll(cx).is_ready()
+        {
+            return Poll::Ready(Err(ToolFailure::cancelled(tool)));
+        }
+        if let Poll::Ready(outcome) = fut.as_mut().poll(cx) {
+            return Poll::Ready(outcome.map_err(|failure| match limit {
+                Some(limit)
+                    if failure.kind() == FailureKind::Timeout && Instant::now() >= limit.at =>
+                {
+                    limit.failure(tool)
+                }
+                _ => failure,
+            }));
+        }
+        let expired = timer
+            .as_mut()
+            .as_pin_mut()
+            .is_some_and(|timer| timer.poll(cx).is_ready());
+        match limit {
+            Some(limit) if expired => Poll::Ready(Err(limit.failure(tool))),
+            _ => Poll::Pending,
+        }
+    })
+    .await
+}

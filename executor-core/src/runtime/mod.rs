@@ -1,0 +1,351 @@
+//! The runtime: calls against any [`ToolExecutor`] with retries that honour retry hints,
+//! per-attempt timeouts inside an overall deadline, output checks, concurrency limits,
+//! detached calls with handles, and executors composed by fallback and by name prefix.
+//!
+//! ```
+//! use executor_core::prelude::*;
+//! use executor_core::runtime::{RetryPolicy, Runtime};
+//! use std::sync::atomic::{AtomicU32, Ordering};
+//! use std::time::Duration;
+//!
+//! static CALLS: AtomicU32 = AtomicU32::new(0);
+//!
+//! /// Fails twice, asking to be retried after 50 ms, then answers.
+//! #[tool]
+//! async fn flaky() -> Result<u32, ToolFailure> {
+//!     match CALLS.fetch_add(1, Ordering::SeqCst) {
+//!         0 | 1 => Err(ToolFailure::ordinary("busy").with_retry_after(Duration::from_millis(50))),
+//!         n => Ok(n + 1),
+//!     }
+//! }
+//!
+//! # tokio::runtime::Builder::new_current_thread().enable_all().start_paused(true).build().unwrap().block_on(async {
+//! let runtime = Runtime::new(toolset![flaky])
+//!     .with_retry(RetryPolicy::exponential(Duration::from_millis(10)).max_attempts(3));
+//! let done = runtime.call("flaky", &json!({})).await.unwrap();
+//! assert_eq!(done.output, json!(3));
+//! # });
+//! ```
+//!
+//! Every attempt reaches the executor through
+//! [`execute_with_context`](ToolExecutor::execute_with_context) with a fresh [`ToolContext`]:
+//! its 1-based [`attempt`](ToolContext::attempt), its deadline, the call's cancellation token,
+//! stream sink, expected effects and [`idempotency_key`](ToolContext::idempotency_key) (the
+//! caller's, or one the runtime makes per call when it may retry a tool with side effects;
+//! see [`CallOptions::with_idempotency_key`]).
+//!
+//! The runtime is itself a [`ToolExecutor`], so it can be served ([`McpServer::new`] takes
+//! any executor) or composed like any other.
+//!
+//! [`McpServer::new`]: https://docs.rs/executor-core/latest/executor_core/mcp/struct.McpServer.html
+
+mod call;
+mod check;
+mod compose;
+mod handle;
+mod limit;
+mod options;
+mod retry;
+mod trace;
+
+use std::collections::HashMap;
+use std::future::Future;
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde_json::Value;
+use tokio::sync::mpsc;
+use tokio_util::sync::{CancellationToken, DropGuard};
+
+pub use check::{MAX_SAFE_INTEGER, first_non_i_json, is_i_json};
+pub use compose::{FallbackChain, PrefixRouter, PrefixRouterBuilder};
+pub use handle::{DEFAULT_HANDLE_TTL, HANDLE_BUFFER, Handle, HandleId, HandleStatus, Subscription};
+pub use options::CallOptions;
+pub use retry::RetryPolicy;
+
+use self::call::Config;
+use self::handle::{Registry, Shared};
+use self::options::{forward, relay};
+use crate::ToolFailure;
+use crate::failure::transport::for_seed;
+#[cfg(doc)]
+use crate::tool::ToolContext;
+use crate::tool::{BoxFuture, STREAM_CAPACITY, SpecList, ToolExecution, ToolExecutor};
+
+/// Runs calls against an executor: retries, time limits, output checks, concurrency limits and
+/// detached calls (see the [module docs](self)).
+///
+/// Defaults: [`RetryPolicy::default`] (3 attempts, 100 ms base, side-effecting tools not
+/// retried), no time limits, I-JSON checks on, no concurrency limits, finished handles kept
+/// [`DEFAULT_HANDLE_TTL`].
+///
+/// Cloning is cheap and clones share everything; configure before cloning. When the last
+/// clone is dropped, every call it [spawned](Self::spawn) is cancelled.
+#[derive(Clone)]
+pub struct Runtime {
+    config: Arc<Config>,
+    handles: Arc<Registry>,
+    shutdown: CancellationToken,
+    _cancel_on_drop: Arc<DropGuard>,
+}
+
+impl std::fmt::Debug for Runtime {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Runtime")
+            .field("policy", &self.config.policy)
+            .field("attempt_timeout", &self.config.attempt_timeout)
+            .field("call_timeout", &self.config.call_timeout)
+            .field("handles", &self.handles.len())
+            .finish_non_exhaustive()
+    }
+}
+
+impl Runtime {
+    /// A runtime over `executor` with the defaults.
+    #[must_use]
+    pub fn new(executor: impl ToolExecutor + 'static) -> Self {
+        Self::from_shared(Arc::new(executor))
+    }
+
+    /// Like [`new`](Self::new) for an executor that is already shared.
+    ///
+    /// The tools' hints (destructive, idempotent) are read once here from
+    /// [`specs`](ToolExecutor::specs); a tool the executor does not list has none.
+    #[must_use]
+    pub fn from_shared(executor: Arc<dyn ToolExecutor>) -> Self {
+        let hints = executor
+            .specs()
+            .iter()
+            .filter(|spec| spec.annotations != crate::tool::ToolAnnotations::default())
+            .map(|spec| (spec.name.clone(), spec.annotations.clone()))
+            .collect();
+        let policy = RetryPolicy::default();
+        let shutdown = CancellationToken::new();
+        Self {
+            config: Arc::new(Config {
+                executor,
+                hints,
+                jitter: Arc::new(policy.jitter()),
+                keys: Arc::new(retry::Rng::from_os()),
+                policy,
+                attempt_timeout: None,
+                call_timeout: None,
+                i_json: true,
+                limits: limit::Limits::default(),
+                handle_ttl: DEFAULT_HANDLE_TTL,
+            }),
+            handles: Arc::new(Registry::default()),
+            _cancel_on_drop: Arc::new(shutdown.clone().drop_guard()),
+            shutdown,
+        }
+    }
+
+    fn config_mut(&mut self) -> &mut Config {
+        Arc::make_mut(&mut self.config)
+    }
+
+    /// Retries calls as `policy` says.
+    #[must_use]
+    pub fn with_retry(mut self, policy: RetryPolicy) -> Self {
+        let config = self.config_mut();
+        config.jitter = Arc::new(policy.jitter());
+        config.policy = policy;
+        self
+    }
+
+    /// Drops an attempt that has run for `timeout` and fails it as a timeout (code
+    /// `attempt_timeout`), which may be retried.
+    #[must_use]
+    pub fn with_attempt_timeout(mut self, timeout: Duration) -> Self {
+        self.config_mut().attempt_timeout = Some(timeout);
+        self
+    }
+
+    /// Limits every call, attempts and backoff included, to `timeout` (code `call_timeout`);
+    /// no retry starts that the limit cannot hold, and the last attempt cannot outlive it.
+    #[must_use]
+    pub fn with_call_timeout(mut self, timeout: Duration) -> Self {
+        self.config_mut().call_timeout = Some(timeout);
+        self
+    }
+
+    /// Whether outputs and state changes must be I-JSON (RFC 7493: integers within
+    /// ±(2^53−1), finite numbers); on by default. A violation is a terminal failure with code
+    /// `non_i_json_output` or `non_i_json_state_change` whose data holds the JSON pointer.
+    #[must_use]
+    pub fn with_i_json_check(mut self, on: bool) -> Self {
+        self.config_mut().i_json = on;
+        self
+    }
+
+    /// At most `max` attempts run at once across all tools (0 is read as 1); the others wait
+    /// in arrival order.
+    #[must_use]
+    pub fn with_max_concurrency(mut self, max: usize) -> Self {
+        self.config_mut().limits.set_overall(max);
+        self
+    }
+
+    /// At most `max` attempts of `tool` run at once (0 is read as 1); the others wait in
+    /// arrival order, without holding an overall slot.
+    #[must_use]
+    pub fn with_tool_concurrency(mut self, tool: impl Into<String>, max: usize) -> Self {
+        self.config_mut().limits.set_tool(tool, max);
+        self
+    }
+
+    /// Keeps finished handles reachable through [`handle`](Self::handle) for `ttl`.
+    #[must_use]
+    pub fn with_handle_ttl(mut self, ttl: Duration) -> Self {
+        self.config_mut().handle_ttl = ttl;
+        self
+    }
+
+    /// Calls `tool` with `args`, retrying as configured.
+    ///
+    /// # Errors
+    /// The last attempt's failure, a timeout naming the limit that fired, a cancellation, or
+    /// a failed output check.
+    pub fn call<'a>(
+        &'a self,
+        tool: &'a str,
+        args: &'a Value,
+    ) -> impl Future<Output = Result<ToolExecution, ToolFailure>> + Send + 'a {
+        static PLAIN: CallOptions = CallOptions::PLAIN;
+        call::run(&self.config, tool, args, &PLAIN)
+    }
+
+    /// Like [`call`](Self::call), with options.
+    ///
+    /// # Errors
+    /// As [`call`](Self::call).
+    pub async fn call_with(
+        &self,
+        tool: &str,
+        args: &Value,
+        options: CallOptions,
+    ) -> Result<ToolExecution, ToolFailure> {
+        call::run(&self.config, tool, args, &options).await
+    }
+
+    /// Starts `tool` in a task and returns its [`Handle`].
+    ///
+    /// # Errors
+    /// An internal failure when called outside a Tokio runtime.
+    pub fn spawn(&self, tool: &str, args: Value) -> Result<Handle, ToolFailure> {
+        self.spawn_with(tool, args, CallOptions::default())
+    }
+
+    /// Like [`spawn`](Self::spawn), with options. The handle owns the call's cancellation and
+    /// stream: a token or sink in `options` is replaced by the handle's (cancel with
+    /// [`Handle::cancel`], read with [`Handle::subscribe`]).
+    ///
+    /// # Errors
+    /// An internal failure when called outside a Tokio runtime.
+    pub fn spawn_with(
+        &self,
+        tool: &str,
+        args: Value,
+        options: CallOptions,
+    ) -> Result<Handle, ToolFailure> {
+        let tasks = tokio::runtime::Handle::try_current()
+            .map_err(|_| ToolFailure::internal("Runtime::spawn needs a Tokio runtime"))?;
+        let token = self.shutdown.child_token();
+        let id = HandleId::random(&self.config.keys);
+        let shared = Arc::new(Shared::new(token.clone()));
+        self.handles.insert(id, Arc::clone(&shared));
+        let (sink, chunks) = mpsc::channel(STREAM_CAPACITY);
+        let options = options.with_cancellation(token).with_stream(sink);
+        let (config, handles, task) = (
+            Arc::clone(&self.config),
+            Arc::clone(&self.handles),
+            Arc::clone(&shared),
+        );
+        let tool = tool.to_owned();
+        tasks.spawn(async move {
+            let call = call::run(&config, &tool, &args, &options);
+            let outcome = relay(Some(chunks), call, |chunk| {
+                task.push(chunk);
+                std::future::ready(())
+            })
+            .await;
+            task.finish(outcome);
+            handles.finished(id, config.handle_ttl);
+        });
+        Ok(Handle::new(id, shared))
+    }
+
+    /// The handle of a call this runtime spawned, while it runs and for the TTL after it ends.
+    #[must_use]
+    pub fn handle(&self, id: HandleId) -> Option<Handle> {
+        self.handles.get(id)
+    }
+
+    /// How many handles are reachable: running, or finished within the TTL.
+    #[must_use]
+    pub fn handle_count(&self) -> usize {
+        self.handles.len()
+    }
+}
+
+impl ToolExecutor for Runtime {
+    fn execute<'a>(
+        &'a self,
+        tool: &'a str,
+        params: &'a Value,
+    ) -> BoxFuture<'a, Result<Value, String>> {
+        seed_layer(Box::pin(self.call(tool, params)))
+    }
+
+    #[allow(clippy::too_many_arguments)] // the seed contract's signature
+    fn execute_classified<'a>(
+        &'a self,
+        tool: &'a str,
+        params: &'a Value,
+        action_id: &'a str,
+        timeout_ms: Option<u64>,
+        session_id: Option<&'a str>,
+        _attempt: u32,
+        expected_effects: &'a HashMap<String, Value>,
+        _return_schema: Option<&'a Value>,
+    ) -> BoxFuture<'a, Result<ToolExecution, ToolFailure>> {
+        let mut options = CallOptions::new().with_action_id(action_id);
+        if let Some(ms) = timeout_ms {
+            options = options.with_timeout(Duration::from_millis(ms));
+        }
+        if let Some(session) = session_id {
+            options = options.with_session_id(session);
+        }
+        if !expected_effects.is_empty() {
+            options = options.with_expected_effects(expected_effects.clone());
+        }
+        Box::pin(self.call_with(tool, params, options))
+    }
+
+    /// Runs the call with the context's ids, deadline, cancellation, expected effects and
+    /// idempotency key; the runtime numbers the attempts itself. Chunks from every attempt
+    /// reach the context's stream.
+    fn execute_with_context<'a>(
+        &'a self,
+        tool: &'a str,
+        params: &'a Value,
+        ctx: crate::tool::ToolContext,
+    ) -> BoxFuture<'a, Result<ToolExecution, ToolFailure>> {
+        Box::pin(async move {
+            let (options, chunks) = CallOptions::of_context(&ctx);
+            let call = self.call_with(tool, params, options);
+            relay(chunks, call, |chunk| forward(&ctx, chunk)).await
+        })
+    }
+
+    fn specs(&self) -> SpecList {
+        self.config.executor.specs()
+    }
+}
+
+/// A typed call as the seed's string layer sees it: the output, or the failure's message.
+fn seed_layer(
+    call: BoxFuture<'_, Result<ToolExecution, ToolFailure>>,
+) -> BoxFuture<'_, Result<Value, String>> {
+    Box::pin(async move { call.await.map(|e| e.output).map_err(|f| for_seed(&f)) })
+}
