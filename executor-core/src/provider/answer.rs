@@ -11,7 +11,9 @@
 //! under `response.output`). A failure is `{"error": {"message", "code", "kind",
 //! "classification", "retryable", "retry_after_ms"?, "data"?}}`, from the failure table
 //! ([`failure::transport`](crate::failure::transport)): `retryable` tells the model whether
-//! calling again can help, and a redacted failure's text and data stay withheld.
+//! calling again can help, and a redacted failure's text and data stay withheld. A model is a
+//! caller that can change its arguments, so an ordinary invalid-arguments failure is retryable
+//! for it, although a runtime never resends the same call ([`for_retry`] says stop).
 
 use std::future::Future;
 use std::pin::Pin;
@@ -21,7 +23,7 @@ use serde_json::{Map, Value, json};
 
 use super::calls::{self, CallsError, ToolCall};
 use super::{Declared, Definitions, Provider};
-use crate::ToolFailure;
+use crate::{FailureKind, ToolFailure};
 use crate::failure::transport::{RetryDecision, for_retry, structured};
 use crate::tool::{ToolContext, ToolExecution, ToolExecutor};
 
@@ -96,7 +98,8 @@ fn failure_body(failure: &ToolFailure) -> Value {
     if let Value::Object(fields) = structured(failure) {
         body.extend(fields);
     }
-    let retryable = matches!(for_retry(failure), RetryDecision::Retry { .. });
+    let retryable = matches!(for_retry(failure), RetryDecision::Retry { .. })
+        || (failure.kind() == FailureKind::InvalidArguments && !failure.is_terminal());
     body.insert("retryable".into(), retryable.into());
     json!({ "error": body })
 }
