@@ -19,9 +19,9 @@ use std::time::Duration;
 #[allow(dead_code)] // the tour's `main` and helpers are not used here
 mod quickstart;
 
+use executor_core::agent::types::agent_card::{AgentCapabilities, AgentInterface, AgentSkill};
 use executor_core::agent::{
-    A2aResult, AgentCapabilities, AgentCard, AgentInterface, AgentServer, AgentSkill, Emitter,
-    EventQueueWriter, RequestContext, ToolAgent,
+    A2aResult, AgentCard, AgentServer, Emitter, EventQueueWriter, RequestContext, ToolAgent,
 };
 
 /// Answers with the text it received.

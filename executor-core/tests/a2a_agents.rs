@@ -6,9 +6,11 @@ use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::{Arc, Mutex};
 
 use executor_core::ToolFailure;
+use executor_core::agent::types::events::StreamResponse;
+use executor_core::agent::types::task::TaskId;
 use executor_core::agent::{
     A2aError, A2aResult, Agent, AgentExecutor, Emitter, EventQueueWriter, Message, Part,
-    RequestContext, StreamResponse, TaskId, TaskState,
+    RequestContext, TaskState,
 };
 use serde_json::json;
 
@@ -91,10 +93,10 @@ async fn ok_without_a_terminal_state_completes_the_task() {
 /// Writes through the raw queue, and is cancelled half-way by its own request.
 struct Stubborn;
 executor_core::agent_executor!(Stubborn, |ctx, queue| async move {
-    let working = executor_core::agent::TaskStatusUpdateEvent {
+    let working = executor_core::agent::types::events::TaskStatusUpdateEvent {
         task_id: ctx.task_id.clone(),
         context_id: ctx.context_id.clone().into(),
-        status: executor_core::agent::TaskStatus::new(TaskState::Working),
+        status: executor_core::agent::types::task::TaskStatus::new(TaskState::Working),
         metadata: None,
     };
     queue
@@ -107,7 +109,7 @@ executor_core::agent_executor!(Stubborn, |ctx, queue| async move {
     let emit = Emitter::new(ctx, queue);
     emit.text_artifact("late", "after the cancel").await?;
     let mut done = working;
-    done.status = executor_core::agent::TaskStatus::new(TaskState::Completed);
+    done.status = executor_core::agent::types::task::TaskStatus::new(TaskState::Completed);
     queue.write(StreamResponse::StatusUpdate(done)).await?;
     Ok(())
 });

@@ -9,6 +9,7 @@ use std::time::Duration;
 use a2a_support::{
     V1, request, rpc, rpc_error, rpc_raw, send_params, text_message, wait_for_state,
 };
+use executor_core::agent::types::agent_card::{AgentCapabilities, AgentInterface, AgentSkill};
 use executor_core::agent::{
     A2aResult, AgentServer, Emitter, EventQueueWriter, RequestContext, RunningAgent,
 };
@@ -67,16 +68,10 @@ async fn slow_server() -> RunningAgent {
         tick: Duration::from_millis(50),
     };
     let card = |url: &str| {
-        executor_core::agent::AgentCard::new(
-            "Slow",
-            "1.0.0",
-            executor_core::agent::AgentInterface::jsonrpc(url),
-        )
-        .with_description("Works until cancelled.")
-        .with_capabilities(executor_core::agent::AgentCapabilities::none().with_streaming(true))
-        .with_skill(
-            executor_core::agent::AgentSkill::new("wait", "Wait", "Waits.").with_tags(["wait"]),
-        )
+        executor_core::agent::AgentCard::new("Slow", "1.0.0", AgentInterface::jsonrpc(url))
+            .with_description("Works until cancelled.")
+            .with_capabilities(AgentCapabilities::none().with_streaming(true))
+            .with_skill(AgentSkill::new("wait", "Wait", "Waits.").with_tags(["wait"]))
     };
     AgentServer::bind_executor("127.0.0.1:0", slow, card)
         .await
@@ -380,12 +375,8 @@ async fn a_push_notification_agent_is_served_with_a_push_sender() {
 async fn an_invalid_card_is_refused_when_binding() {
     let card = |url: &str| {
         // No skills: A2A 1.0 requires one.
-        executor_core::agent::AgentCard::new(
-            "Bare",
-            "1.0.0",
-            executor_core::agent::AgentInterface::jsonrpc(url),
-        )
-        .with_description("No skills.")
+        executor_core::agent::AgentCard::new("Bare", "1.0.0", AgentInterface::jsonrpc(url))
+            .with_description("No skills.")
     };
     let error = AgentServer::bind_executor(
         "127.0.0.1:0",

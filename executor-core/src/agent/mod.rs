@@ -111,16 +111,15 @@ pub use a2a_protocol_server as server;
 /// The A2A protocol types (`a2a-protocol-types`).
 pub use a2a_protocol_types as types;
 
+// From the A2A crates, only the types our own signatures name (trait bounds, arguments,
+// results, public fields); everything else is under `server` and `types`.
 pub use a2a_protocol_server::serve::ServeReport;
-pub use a2a_protocol_server::{AgentExecutor, CancellationToken, EventQueueWriter, RequestContext};
-pub use a2a_protocol_types::agent_card::{
-    AgentCapabilities, AgentCard, AgentInterface, AgentProvider, AgentSkill,
+pub use a2a_protocol_server::{
+    AgentExecutor, EventQueueWriter, RequestContext, RequestHandler, ServerError, ShutdownReport,
 };
+pub use a2a_protocol_types::agent_card::AgentCard;
 pub use a2a_protocol_types::artifact::Artifact;
-pub use a2a_protocol_types::error::{A2aError, A2aResult, ErrorCode};
-pub use a2a_protocol_types::events::{
-    StreamResponse, TaskArtifactUpdateEvent, TaskStatusUpdateEvent,
-};
+pub use a2a_protocol_types::error::{A2aError, A2aResult};
 pub use a2a_protocol_types::failure::FailureClass;
-pub use a2a_protocol_types::message::{Message, MessageRole, Part, PartContent};
-pub use a2a_protocol_types::task::{ContextId, Task, TaskId, TaskState, TaskStatus};
+pub use a2a_protocol_types::message::{Message, Part};
+pub use a2a_protocol_types::task::TaskState;
