@@ -38,6 +38,7 @@ const _: () = {
                     }),
             ))
         }
+        #[inline]
         fn call(
             __executor_params: &__rt::Value,
             __executor_ctx: __rt::ToolContext,

@@ -22,6 +22,7 @@ const _: () = {
         fn spec() -> &'static __rt::Arc<__rt::ToolSpec> {
             ::core::unreachable!()
         }
+        #[inline]
         fn call(
             __executor_params: &__rt::Value,
             __executor_ctx: __rt::ToolContext,

@@ -56,6 +56,7 @@ const _: () = {
                     .with_timeout(__rt::Duration::from_millis(5000u64)),
             ))
         }
+        #[inline]
         fn call(
             __executor_params: &__rt::Value,
             __executor_ctx: __rt::ToolContext,
