@@ -219,3 +219,44 @@ async fn the_runtime_is_an_executor_that_relays_every_attempt_s_stream() {
         Err("gone for good".into())
     );
 }
+
+/// Every seed method of a chain, a router and a runtime keeps the typed failure and the call's
+/// ids. They implemented only `execute` and `execute_with_context` before, so the seed's
+/// `execute_classified` went through the string layer: a terminal failure came back ordinary,
+/// its code lost, and `execute_with_action` dropped the action id.
+#[tokio::test]
+async fn every_seed_method_of_a_composer_keeps_the_typed_failure() {
+    let chain = FallbackChain::new([shared(toolset![city])]).unwrap();
+    let router = PrefixRouter::builder()
+        .strip("geo_", shared(toolset![city]))
+        .build()
+        .unwrap();
+    let runtime = Runtime::new(toolset![city]);
+    let effects = std::collections::HashMap::new();
+    let cases: [(&dyn ToolExecutor, &str); 3] =
+        [(&chain, "city"), (&router, "geo_city"), (&runtime, "city")];
+    for (executor, tool) in cases {
+        let failure = executor
+            .execute_classified(
+                tool,
+                &json!({"name": "Atlantis"}),
+                "a-1",
+                None,
+                None,
+                1,
+                &effects,
+                None,
+            )
+            .await
+            .unwrap_err();
+        assert_eq!(failure.code(), "unknown_city", "{tool}");
+        assert!(failure.is_terminal(), "{tool}");
+        assert_eq!(
+            executor
+                .execute_with_action(tool, &json!({"name": "Atlantis"}), "a-1", Some(1_000))
+                .await,
+            Err("no such city `Atlantis`".to_owned()),
+            "{tool}"
+        );
+    }
+}

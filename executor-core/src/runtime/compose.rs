@@ -8,8 +8,10 @@ use serde_json::Value;
 use super::options::{CallOptions, forward, relay};
 use crate::ToolFailure;
 use crate::failure::transport::{RetryDecision, for_retry};
+use crate::tool::route::unserved;
 use crate::tool::{
-    BoxFuture, DuplicateTool, SpecList, ToolContext, ToolExecution, ToolExecutor, ToolSpec,
+    BoxFuture, ContextExecutor, DuplicateTool, SpecList, ToolContext, ToolExecution, ToolExecutor,
+    ToolSpec,
 };
 
 /// The specs of several executors as one list, or the first name two of them share.
@@ -111,16 +113,8 @@ impl FallbackChain {
     }
 }
 
-impl ToolExecutor for FallbackChain {
-    fn execute<'a>(
-        &'a self,
-        tool: &'a str,
-        params: &'a Value,
-    ) -> BoxFuture<'a, Result<Value, String>> {
-        super::seed_layer(self.execute_with_context(tool, params, ToolContext::new()))
-    }
-
-    fn execute_with_context<'a>(
+impl ContextExecutor for FallbackChain {
+    fn call<'a>(
         &'a self,
         tool: &'a str,
         params: &'a Value,
@@ -128,7 +122,7 @@ impl ToolExecutor for FallbackChain {
     ) -> BoxFuture<'a, Result<ToolExecution, ToolFailure>> {
         let mut candidates = self.candidates(tool);
         match (candidates.next(), candidates.clone().next()) {
-            (None, _) => Box::pin(std::future::ready(Err(ToolFailure::unknown_tool(tool)))),
+            (None, _) => unserved(None, tool, params, ctx),
             // The usual case: one executor can serve the call, and it gets the context itself.
             (Some(only), None) => only.execute_with_context(tool, params, ctx),
             (Some(_), Some(_)) => Box::pin(async move {
@@ -153,7 +147,7 @@ impl ToolExecutor for FallbackChain {
         }
     }
 
-    fn specs(&self) -> SpecList {
+    fn list_specs(&self) -> SpecList {
         Arc::clone(&self.specs)
     }
 }
@@ -271,16 +265,8 @@ impl PrefixRouterBuilder {
     }
 }
 
-impl ToolExecutor for PrefixRouter {
-    fn execute<'a>(
-        &'a self,
-        tool: &'a str,
-        params: &'a Value,
-    ) -> BoxFuture<'a, Result<Value, String>> {
-        super::seed_layer(self.execute_with_context(tool, params, ToolContext::new()))
-    }
-
-    fn execute_with_context<'a>(
+impl ContextExecutor for PrefixRouter {
+    fn call<'a>(
         &'a self,
         tool: &'a str,
         params: &'a Value,
@@ -296,11 +282,11 @@ impl ToolExecutor for PrefixRouter {
                 };
                 route.executor.execute_with_context(name, params, ctx)
             }
-            None => Box::pin(std::future::ready(Err(ToolFailure::unknown_tool(tool)))),
+            None => unserved(None, tool, params, ctx),
         }
     }
 
-    fn specs(&self) -> SpecList {
+    fn list_specs(&self) -> SpecList {
         Arc::clone(&self.specs)
     }
 }

@@ -48,7 +48,6 @@ mod options;
 mod retry;
 mod trace;
 
-use std::collections::HashMap;
 use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;
@@ -67,10 +66,9 @@ use self::call::Config;
 use self::handle::{Registry, Shared};
 use self::options::{forward, relay};
 use crate::ToolFailure;
-use crate::failure::transport::for_seed;
-#[cfg(doc)]
-use crate::tool::ToolContext;
-use crate::tool::{BoxFuture, STREAM_CAPACITY, SpecList, ToolExecution, ToolExecutor};
+use crate::tool::{
+    BoxFuture, ContextExecutor, STREAM_CAPACITY, SpecList, ToolContext, ToolExecution, ToolExecutor,
+};
 
 /// Runs calls against an executor: retries, time limits, output checks, concurrency limits and
 /// detached calls (see the [module docs](self)).
@@ -288,48 +286,17 @@ impl Runtime {
     }
 }
 
-impl ToolExecutor for Runtime {
-    fn execute<'a>(
-        &'a self,
-        tool: &'a str,
-        params: &'a Value,
-    ) -> BoxFuture<'a, Result<Value, String>> {
-        seed_layer(Box::pin(self.call(tool, params)))
-    }
-
-    #[allow(clippy::too_many_arguments)] // the seed contract's signature
-    fn execute_classified<'a>(
-        &'a self,
-        tool: &'a str,
-        params: &'a Value,
-        action_id: &'a str,
-        timeout_ms: Option<u64>,
-        session_id: Option<&'a str>,
-        _attempt: u32,
-        expected_effects: &'a HashMap<String, Value>,
-        _return_schema: Option<&'a Value>,
-    ) -> BoxFuture<'a, Result<ToolExecution, ToolFailure>> {
-        let mut options = CallOptions::new().with_action_id(action_id);
-        if let Some(ms) = timeout_ms {
-            options = options.with_timeout(Duration::from_millis(ms));
-        }
-        if let Some(session) = session_id {
-            options = options.with_session_id(session);
-        }
-        if !expected_effects.is_empty() {
-            options = options.with_expected_effects(expected_effects.clone());
-        }
-        Box::pin(self.call_with(tool, params, options))
-    }
-
+// Every seed method comes from the blanket `impl ToolExecutor for ContextExecutor`: each builds
+// the context its arguments describe, and the runtime reads the call's options from it.
+impl ContextExecutor for Runtime {
     /// Runs the call with the context's ids, deadline, cancellation, expected effects and
     /// idempotency key; the runtime numbers the attempts itself. Chunks from every attempt
     /// reach the context's stream.
-    fn execute_with_context<'a>(
+    fn call<'a>(
         &'a self,
         tool: &'a str,
         params: &'a Value,
-        ctx: crate::tool::ToolContext,
+        ctx: ToolContext,
     ) -> BoxFuture<'a, Result<ToolExecution, ToolFailure>> {
         Box::pin(async move {
             let (options, chunks) = CallOptions::of_context(&ctx);
@@ -338,14 +305,7 @@ impl ToolExecutor for Runtime {
         })
     }
 
-    fn specs(&self) -> SpecList {
+    fn list_specs(&self) -> SpecList {
         self.config.executor.specs()
     }
-}
-
-/// A typed call as the seed's string layer sees it: the output, or the failure's message.
-fn seed_layer(
-    call: BoxFuture<'_, Result<ToolExecution, ToolFailure>>,
-) -> BoxFuture<'_, Result<Value, String>> {
-    Box::pin(async move { call.await.map(|e| e.output).map_err(|f| for_seed(&f)) })
 }
