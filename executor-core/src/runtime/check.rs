@@ -7,6 +7,7 @@ use std::fmt::Write as _;
 use serde_json::{Value, json};
 
 use crate::tool::ToolExecution;
+use crate::tool::context::effects_mismatch;
 use crate::{FailureKind, ToolFailure};
 
 /// The largest integer every I-JSON reader (RFC 7493) holds exactly: 2^53 − 1.
@@ -47,25 +48,16 @@ pub(super) fn execution(
     }
 }
 
-/// The state changes' keys must be the expected effects' keys, exactly. A call that records no
-/// change passes, as in [`ToolSet`](crate::ToolSet): expected effects are assertions about
-/// what a call changes, never a demand that it change something.
+/// The state changes' keys must be the expected effects' keys, exactly
+/// ([`effects_mismatch`], the rule `ToolContext` applies too).
 fn effects(
     tool: &str,
     changes: &HashMap<String, Value>,
     expected: &HashMap<String, Value>,
 ) -> Result<(), ToolFailure> {
-    if changes.is_empty()
-        || (changes.len() == expected.len() && changes.keys().all(|k| expected.contains_key(k)))
-    {
+    let Some((got, want)) = effects_mismatch(changes, expected) else {
         return Ok(());
-    }
-    let sorted = |map: &HashMap<String, Value>| {
-        let mut keys: Vec<String> = map.keys().cloned().collect();
-        keys.sort_unstable();
-        keys
     };
-    let (got, want) = (sorted(changes), sorted(expected));
     Err(ToolFailure::terminal(format!(
         "tool `{tool}` changed state keys {got:?}, but the call expected exactly {want:?}"
     ))

@@ -367,26 +367,38 @@ impl ToolContext {
             .unwrap_or_else(std::sync::PoisonError::into_inner)
             .take()
             .unwrap_or_default();
-        if changes.is_empty() {
-            return Ok(changes);
-        }
-        if let Some(expected) = self.expected_effects() {
-            let same =
-                changes.len() == expected.len() && changes.keys().all(|k| expected.contains_key(k));
-            if !same {
-                let mut got: Vec<&str> = changes.keys().map(String::as_str).collect();
-                let mut want: Vec<&str> = expected.keys().map(String::as_str).collect();
-                got.sort_unstable();
-                want.sort_unstable();
-                return Err(ToolFailure::terminal(format!(
-                    "recorded state changes {got:?} do not match the expected effects {want:?}"
-                ))
-                .with_kind(crate::FailureKind::Internal)
-                .with_code("state_mismatch"));
-            }
+        if let Some(expected) = self.expected_effects()
+            && let Some((got, want)) = effects_mismatch(&changes, expected)
+        {
+            return Err(ToolFailure::terminal(format!(
+                "recorded state changes {got:?} do not match the expected effects {want:?}"
+            ))
+            .with_kind(crate::FailureKind::Internal)
+            .with_code("state_mismatch"));
         }
         Ok(changes)
     }
+}
+
+/// The expected-effects rule, in one place for `ToolContext` and the `Runtime`: the changed
+/// keys must be exactly the expected ones, and a call that changes nothing passes (expected
+/// effects are assertions about what a call changes, never a demand that it change something).
+/// On a mismatch, both key lists, sorted.
+pub(crate) fn effects_mismatch(
+    changes: &HashMap<String, Value>,
+    expected: &HashMap<String, Value>,
+) -> Option<(Vec<String>, Vec<String>)> {
+    if changes.is_empty()
+        || (changes.len() == expected.len() && changes.keys().all(|k| expected.contains_key(k)))
+    {
+        return None;
+    }
+    let sorted = |map: &HashMap<String, Value>| {
+        let mut keys: Vec<String> = map.keys().cloned().collect();
+        keys.sort_unstable();
+        keys
+    };
+    Some((sorted(changes), sorted(expected)))
 }
 
 #[cfg(test)]
