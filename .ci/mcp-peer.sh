@@ -128,9 +128,9 @@ inspector_tools --transport http "$url"
 stop_http_server
 
 echo "mcp-peer: McpToolExecutor against examples/mcp_server on stdio"
-EXECUTOR_MCP_DEMO_BIN="$server_bin" cargo test --quiet -p executor-core --all-features --test mcp_stdio_demo -- --ignored
+EXECUTOR_MCP_DEMO_BIN="$server_bin" cargo test --quiet -p tool-executor --all-features --test mcp_stdio_demo -- --ignored
 
 echo "mcp-peer: McpToolExecutor against the Python SDK server"
-EXECUTOR_MCP_PYTHON="$python" cargo test --quiet -p executor-core --all-features --test mcp_python_fixture -- --ignored
+EXECUTOR_MCP_PYTHON="$python" cargo test --quiet -p tool-executor --all-features --test mcp_python_fixture -- --ignored
 
 echo "mcp-peer: all peers passed"

@@ -33,6 +33,6 @@ for provider in gemini gemini-json-schema anthropic-strict; do
         "$bin" "$provider" --set "$set" > "$out/${set}_${provider}.json" 2>/dev/null
     done
 done
-EXECUTOR_PROVIDER_DEFS="$out" cargo test --quiet -p executor-core --all-features --test provider_dialects \
+EXECUTOR_PROVIDER_DEFS="$out" cargo test --quiet -p tool-executor --all-features --test provider_dialects \
     definitions_report_losses_per_tool_and_pass_every_provider_rule
 timeout 120 "$python" "$root/executor-core/tests/peers/providers/check.py" "$out"

@@ -19,13 +19,13 @@ use std::time::Duration;
 #[allow(dead_code)] // the tour's `main` and helpers are not used here
 mod quickstart;
 
-use executor_core::agent::types::agent_card::{AgentCapabilities, AgentInterface, AgentSkill};
-use executor_core::agent::{
+use tool_executor::agent::types::agent_card::{AgentCapabilities, AgentInterface, AgentSkill};
+use tool_executor::agent::{
     A2aResult, AgentCard, AgentServer, Emitter, EventQueueWriter, RequestContext, ToolAgent,
 };
 
 /// Answers with the text it received.
-#[executor_core::agent(
+#[tool_executor::agent(
     name = "Echo",
     streaming,
     skill(id = "echo", name = "Echo", description = "Answers with the text it received.", tags = ["echo"], examples = ["hello"]),
@@ -46,7 +46,7 @@ struct Slow {
     limit: Duration,
 }
 
-executor_core::agent_executor!(Slow, |ctx, queue| async move {
+tool_executor::agent_executor!(Slow, |ctx, queue| async move {
     let emit = Emitter::new(ctx, queue);
     let started = tokio::time::Instant::now();
     let mut seconds = 0u64;

@@ -9,7 +9,7 @@
 use std::net::SocketAddr;
 use std::time::Duration;
 
-use executor_core::prelude::*;
+use tool_executor::prelude::*;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -134,7 +134,7 @@ fn usage() -> ! {
 
 /// The demo tools, in the order they are listed.
 #[must_use]
-pub fn tools() -> executor_core::ToolSet {
+pub fn tools() -> tool_executor::ToolSet {
     toolset![add, echo, divide, slow, get_weather, boom]
 }
 
@@ -142,7 +142,7 @@ pub fn tools() -> executor_core::ToolSet {
 async fn main() -> std::io::Result<()> {
     let tools = tools();
     // Reports this crate's name and version (`examples` 0.1.0) as `serverInfo`.
-    let server = executor_core::mcp_server!(tools);
+    let server = tool_executor::mcp_server!(tools);
     let args: Vec<String> = std::env::args().skip(1).collect();
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
     match args.as_slice() {

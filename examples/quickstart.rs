@@ -7,8 +7,8 @@ use std::borrow::Cow;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use executor_core::prelude::*;
-use executor_core::{FailureKind, ToolSet, ToolStreamChunk};
+use tool_executor::prelude::*;
+use tool_executor::{FailureKind, ToolSet, ToolStreamChunk};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -164,7 +164,7 @@ impl Counter {
 ///
 /// # Errors
 /// If two tools had one name.
-pub fn tools() -> Result<ToolSet, executor_core::DuplicateTool> {
+pub fn tools() -> Result<ToolSet, tool_executor::DuplicateTool> {
     ToolSet::builder()
         .tool::<get_weather>()
         .tool::<add>()

@@ -7,9 +7,9 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::{Duration, Instant};
 
-use executor_core::prelude::*;
-use executor_core::runtime::{FallbackChain, HandleStatus, RetryPolicy, Runtime};
-use executor_core::{FailureKind, ToolStreamChunk};
+use tool_executor::prelude::*;
+use tool_executor::runtime::{FallbackChain, HandleStatus, RetryPolicy, Runtime};
+use tool_executor::{FailureKind, ToolStreamChunk};
 
 static QUOTE_CALLS: AtomicU32 = AtomicU32::new(0);
 

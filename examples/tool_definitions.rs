@@ -14,8 +14,8 @@
 
 use std::process::ExitCode;
 
-use executor_core::ToolSet;
-use executor_core::provider::{Definitions, Provider};
+use tool_executor::ToolSet;
+use tool_executor::provider::{Definitions, Provider};
 
 // The tour's tools and the MCP demo tools, from their own examples (their `main`s go unused).
 #[allow(dead_code)]

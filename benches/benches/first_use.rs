@@ -15,7 +15,7 @@ use std::process::Command;
 use std::time::Instant;
 
 use benches::{hand, ours, peer};
-use executor_core::{Tool, ToolExecutor};
+use tool_executor::{Tool, ToolExecutor};
 
 /// What each case does: (name, what it builds).
 const CASES: &[(&str, &str)] = &[

@@ -17,7 +17,7 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use benches::{CALLED, arguments, hand, mcp, ours, ready};
-use executor_core::ToolExecutor;
+use tool_executor::ToolExecutor;
 
 /// Calls per batch, chosen so a batch of the slowest in-process case takes about a
 /// millisecond.
@@ -89,7 +89,7 @@ fn main() {
     let set = ours::toolset();
     let borrowed = ours::borrowed::toolset();
     let expected = serde_json::json!({"tool": 10, "total": 84, "flagged": true});
-    let classified = |set: &executor_core::ToolSet| {
+    let classified = |set: &tool_executor::ToolSet| {
         ready(set.execute_classified(CALLED, &args, "", None, None, 1, &effects, None))
     };
     assert_eq!(classified(&set).map(|e| e.output), Ok(expected.clone()));
@@ -122,9 +122,9 @@ fn main() {
         rounds,
         hand_call,
         || {
-            black_box(ready(<ours::t10 as executor_core::Tool>::call(
+            black_box(ready(<ours::t10 as tool_executor::Tool>::call(
                 black_box(&args),
-                executor_core::ToolContext::new(),
+                tool_executor::ToolContext::new(),
             )))
             .ok();
         },
@@ -137,7 +137,7 @@ fn main() {
             black_box(ready(black_box(&set).execute_with_context(
                 black_box(CALLED),
                 black_box(&args),
-                executor_core::ToolContext::new(),
+                tool_executor::ToolContext::new(),
             )))
             .ok();
         },
@@ -189,8 +189,8 @@ fn main() {
 /// Provider definitions (cached and first computed) against listing specs, and answering an
 /// OpenAI Chat tool call against a direct call plus the same JSON work done by hand (parse the
 /// arguments string, serialize the output, build the `role: tool` message).
-fn provider(rounds: usize, set: &executor_core::ToolSet, args: &serde_json::Value) {
-    use executor_core::provider::{Definitions, Provider};
+fn provider(rounds: usize, set: &tool_executor::ToolSet, args: &serde_json::Value) {
+    use tool_executor::provider::{Definitions, Provider};
 
     let defs = set
         .definitions(Provider::OpenAiChat)
@@ -226,7 +226,7 @@ fn provider(rounds: usize, set: &executor_core::ToolSet, args: &serde_json::Valu
     ]}}]});
     let direct = || {
         let parsed: serde_json::Value = serde_json::from_str(black_box(&arguments)).expect("JSON");
-        let ctx = executor_core::ToolContext::new().with_action_id("call_1");
+        let ctx = tool_executor::ToolContext::new().with_action_id("call_1");
         let out = ready(black_box(set).execute_with_context(CALLED, &parsed, ctx)).expect("ok");
         let message = serde_json::json!({"role": "tool", "tool_call_id": "call_1", "content": out.output.to_string()});
         black_box(message);
@@ -255,15 +255,15 @@ fn provider(rounds: usize, set: &executor_core::ToolSet, args: &serde_json::Valu
 fn runtime_pairs(
     rounds: usize,
     rt: &tokio::runtime::Runtime,
-    set: &executor_core::ToolSet,
+    set: &tool_executor::ToolSet,
     args: &serde_json::Value,
 ) {
-    let runtime = executor_core::runtime::Runtime::new(set.clone());
+    let runtime = tool_executor::runtime::Runtime::new(set.clone());
     let bare_call = || {
         black_box(ready(black_box(&set).execute_with_context(
             black_box(CALLED),
             black_box(args),
-            executor_core::ToolContext::new(),
+            tool_executor::ToolContext::new(),
         )))
         .ok();
     };
@@ -288,7 +288,7 @@ fn runtime_pairs(
             let set = set.clone();
             let args = args.clone();
             let task = tokio::spawn(async move {
-                set.execute_with_context(CALLED, &args, executor_core::ToolContext::new())
+                set.execute_with_context(CALLED, &args, tool_executor::ToolContext::new())
                     .await
             });
             black_box(rt.block_on(task).expect("the task ran").ok());

@@ -4,7 +4,7 @@
 //! client encodes the request, the server decodes, dispatches, runs the tool and encodes the
 //! result, the client decodes it — all on the benchmark thread.
 //!
-//! Run: `cargo bench -p benches --bench mcp` (needs executor-core's `mcp` feature).
+//! Run: `cargo bench -p benches --bench mcp` (needs tool-executor's `mcp` feature).
 
 use std::hint::black_box;
 

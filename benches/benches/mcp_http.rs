@@ -18,7 +18,7 @@ use benches::http::{connect, connect_executor, serve_ours, serve_rmcp};
 use benches::mcp::{call, params};
 use benches::{CALLED, arguments};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use executor_core::{ToolContext, ToolExecutor};
+use tool_executor::{ToolContext, ToolExecutor};
 use serde_json::json;
 use tokio_util::sync::CancellationToken;
 

@@ -11,8 +11,8 @@ use std::hint::black_box;
 use benches::{CALLED, arguments, ours, ready};
 use common::ThreadCpuTime;
 use criterion::{Criterion, criterion_group, criterion_main};
-use executor_core::runtime::Runtime;
-use executor_core::{ToolContext, ToolExecutor};
+use tool_executor::runtime::Runtime;
+use tool_executor::{ToolContext, ToolExecutor};
 
 mod common;
 

@@ -10,7 +10,7 @@ use std::hint::black_box;
 use benches::{CALLED, arguments, hand, ours, peer, ready};
 use common::ThreadCpuTime;
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
-use executor_core::ToolExecutor;
+use tool_executor::ToolExecutor;
 use rmcp::handler::server::tool::ToolCallContext;
 use rmcp::model::{CallToolRequestParams, CallToolResponse, NumberOrString};
 use rmcp::service::{RequestContext, serve_directly};
@@ -26,7 +26,7 @@ fn call(c: &mut Criterion<ThreadCpuTime>) {
 
     // Every style must produce the same answer before it is timed.
     let expected = serde_json::json!({"tool": 10, "total": 84, "flagged": true});
-    let classified = |set: &executor_core::ToolSet| {
+    let classified = |set: &tool_executor::ToolSet| {
         ready(set.execute_classified(CALLED, &args, "", None, None, 1, &effects, None))
     };
     assert_eq!(classified(&set).map(|e| e.output), Ok(expected.clone()));

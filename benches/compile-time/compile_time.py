@@ -55,7 +55,7 @@ def body(i, name_expr, marker=0):
 
 
 def gen_ours(n, marker):
-    out = ["use executor_core::prelude::*;", "use schemars::JsonSchema;", "use serde::Serialize;", ""]
+    out = ["use tool_executor::prelude::*;", "use schemars::JsonSchema;", "use serde::Serialize;", ""]
     for i in range(n):
         out.append(reply(i))
         out.append("/// Scores a name.")
@@ -78,7 +78,7 @@ def args_struct(i):
 def gen_hand(n, marker):
     out = [
         "use std::sync::{Arc, OnceLock};",
-        "use executor_core::{BoxFuture, SpecList, ToolSpec};",
+        "use tool_executor::{BoxFuture, SpecList, ToolSpec};",
         "use schemars::JsonSchema;",
         "use serde::{Deserialize, Serialize};",
         "use serde_json::Value;",
@@ -147,8 +147,8 @@ def gen_rmcp(n, marker):
 
 GEN = {"ours": gen_ours, "hand": gen_hand, "rmcp": gen_rmcp}
 DEPS = {
-    "ours": ["executor-core", "serde", "schemars"],
-    "hand": ["executor-core", "serde", "serde_json", "schemars"],
+    "ours": ["tool-executor", "serde", "schemars"],
+    "hand": ["tool-executor", "serde", "serde_json", "schemars"],
     "rmcp": ["rmcp", "serde", "schemars"],
 }
 
@@ -163,7 +163,7 @@ resolver = "3"
 members = [{", ".join(f'"{m}"' for m in members)}]
 
 [workspace.dependencies]
-executor-core = {{ path = "{core}" }}
+tool-executor = {{ path = "{core}" }}
 serde = {{ version = "1", features = ["derive"] }}
 serde_json = "1"
 schemars = {{ version = "1.2", default-features = false, features = ["derive", "std"] }}

@@ -15,7 +15,7 @@ use std::collections::HashMap;
 use std::hint::black_box;
 
 use benches::{CALLED, arguments, hand, mcp, ours, ready};
-use executor_core::ToolExecutor;
+use tool_executor::ToolExecutor;
 
 /// `n` MCP round trips against one server (`ours`, `rmcp`, or `none` to only connect).
 fn mcp_round_trips(server: &str, n: usize) {
@@ -56,7 +56,7 @@ fn main() {
     let effects = HashMap::new();
     let set = ours::toolset();
     let borrowed = ours::borrowed::toolset();
-    let runtime = executor_core::runtime::Runtime::new(set.clone());
+    let runtime = tool_executor::runtime::Runtime::new(set.clone());
     let mut ok = 0usize;
     for _ in 0..n {
         let done = match style.as_str() {
@@ -83,15 +83,15 @@ fn main() {
             ))
             .is_ok(),
             "ours_execute" => ready(set.execute(black_box(CALLED), black_box(&params))).is_ok(),
-            "ours_tool" => ready(<ours::t10 as executor_core::Tool>::call(
+            "ours_tool" => ready(<ours::t10 as tool_executor::Tool>::call(
                 black_box(&params),
-                executor_core::ToolContext::new(),
+                tool_executor::ToolContext::new(),
             ))
             .is_ok(),
             "ours_ctx" => ready(set.execute_with_context(
                 black_box(CALLED),
                 black_box(&params),
-                executor_core::ToolContext::new(),
+                tool_executor::ToolContext::new(),
             ))
             .is_ok(),
             "runtime" => ready(runtime.call(black_box(CALLED), black_box(&params))).is_ok(),

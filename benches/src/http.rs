@@ -7,7 +7,7 @@
 use std::net::SocketAddr;
 use std::sync::Arc;
 
-use executor_core::mcp::{McpServer, McpServerConfig, McpToolExecutor};
+use tool_executor::mcp::{McpServer, McpServerConfig, McpToolExecutor};
 use hyper_util::rt::TokioIo;
 use hyper_util::service::TowerToHyperService;
 use rmcp::ServiceExt;

@@ -79,8 +79,8 @@ macro_rules! twenty {
 
 /// Our tools: plain functions under `#[tool]`, served by a `toolset!`.
 pub mod ours {
-    use executor_core::ToolSet;
-    use executor_core::prelude::*;
+    use tool_executor::ToolSet;
+    use tool_executor::prelude::*;
 
     use super::Reply;
 
@@ -105,8 +105,8 @@ pub mod ours {
 
     /// The same tools borrowing `name` from the request instead of allocating a `String`.
     pub mod borrowed {
-        use executor_core::ToolSet;
-        use executor_core::prelude::*;
+        use tool_executor::ToolSet;
+        use tool_executor::prelude::*;
 
         use super::super::Reply;
 
@@ -135,7 +135,7 @@ pub mod ours {
 pub mod hand {
     use std::sync::{Arc, OnceLock};
 
-    use executor_core::{BoxFuture, SpecList, ToolSpec};
+    use tool_executor::{BoxFuture, SpecList, ToolSpec};
     use schemars::JsonSchema;
     use serde::Deserialize;
     use serde_json::Value;
@@ -290,7 +290,7 @@ pub mod peer {
 /// against our `McpServer` serving [`ours::toolset`], or against the [`peer`] server. Used by
 /// the `mcp` and `interleaved` benchmarks and by `examples/profile.rs`.
 pub mod mcp {
-    use executor_core::mcp::McpServer;
+    use tool_executor::mcp::McpServer;
     use rmcp::ServiceExt;
     use rmcp::model::CallToolRequestParams;
     use rmcp::service::{RoleClient, RunningService};

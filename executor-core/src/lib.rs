@@ -1,11 +1,11 @@
-//! # executor-core
+//! # tool-executor
 //!
 //! Turn plain Rust functions into tools an LLM agent can call. One attribute gives a function
 //! a name, a description (its doc comment), JSON Schemas for its parameters and its result, a
 //! typed failure mapping and a dispatch entry behind the [`ToolExecutor`] trait.
 //!
 //! ```
-//! use executor_core::prelude::*;
+//! use tool_executor::prelude::*;
 //!
 //! /// Adds two numbers.
 //! #[tool(read_only, idempotent)]
@@ -41,7 +41,7 @@
 //! A stateful service becomes an executor with `#[tools]`:
 //!
 //! ```
-//! use executor_core::prelude::*;
+//! use tool_executor::prelude::*;
 //! use std::sync::atomic::{AtomicU64, Ordering};
 //!
 //! #[derive(Default)]
@@ -67,18 +67,18 @@
 //! Misuse is a compile error that says what to write instead:
 //!
 //! ```compile_fail
-//! use executor_core::prelude::*;
+//! use tool_executor::prelude::*;
 //! /// Not allowed: tools are functions.
 //! #[tool]
 //! struct NotAFunction;
 //! ```
 //!
 //! ```compile_fail
-//! use executor_core::prelude::*;
+//! use tool_executor::prelude::*;
 //! /// Adds.
 //! #[tool] fn add(a: i64, b: i64) -> i64 { a + b }
 //! mod other {
-//!     use executor_core::prelude::*;
+//!     use tool_executor::prelude::*;
 //!     /// Also named `add`.
 //!     #[tool(name = "add")] pub fn plus(a: i64) -> i64 { a }
 //! }
@@ -96,9 +96,9 @@
 //! kept as the failure's [`source`](std::error::Error::source) for logs.
 //!
 //! ```
-//! use executor_core::prelude::*;
-//! use executor_core::failure::transport::{for_retry, RetryDecision};
-//! use executor_core::{REDACTED_MESSAGE, ToolSet};
+//! use tool_executor::prelude::*;
+//! use tool_executor::failure::transport::{for_retry, RetryDecision};
+//! use tool_executor::{REDACTED_MESSAGE, ToolSet};
 //! use std::time::Duration;
 //!
 //! #[derive(Debug, thiserror::Error, ToolFailure)]
@@ -166,7 +166,7 @@
 //! Mistakes are compile errors that point at the attribute:
 //!
 //! ```compile_fail
-//! use executor_core::prelude::*;
+//! use tool_executor::prelude::*;
 //! #[derive(Debug, thiserror::Error, ToolFailure)]
 //! enum E {
 //!     #[error("busy")]
@@ -230,11 +230,11 @@ pub mod __private;
 
 /// `#[derive(ToolFailure)]`, beside the type of the same name (derives and types live in
 /// different namespaces, as with serde's `Serialize`).
-pub use executor_macros::ToolFailure;
+pub use tool_executor_macros::ToolFailure;
 #[cfg(feature = "a2a")]
 #[cfg_attr(docsrs, doc(cfg(feature = "a2a")))]
-pub use executor_macros::{agent, agent_executor};
-pub use executor_macros::{tool, tools, toolset};
+pub use tool_executor_macros::{agent, agent_executor};
+pub use tool_executor_macros::{tool, tools, toolset};
 pub use failure::{Classification, FailureKind, REDACTED_MESSAGE, ToolFailure};
 pub use tool::{
     BoxFuture, CatchUnwind, ContextExecutor, DuplicateTool, Panic, STREAM_CAPACITY, SpecList, Tool,
@@ -249,12 +249,12 @@ pub use mcp::{McpServer, McpServerConfig, McpToolExecutor};
 #[cfg_attr(docsrs, doc(cfg(feature = "subprocess")))]
 pub use subprocess::{SubprocessTool, SubprocessToolExecutor};
 
-/// What every tool author needs: `use executor_core::prelude::*;`.
+/// What every tool author needs: `use tool_executor::prelude::*;`.
 ///
 /// The macros, the context a tool takes, its failure type (and derive), and the executor
 /// trait whose methods call tools. Nothing else: the names `Tool` and `ToolSet` would clash
 /// with `rmcp::model::Tool` and `rig::tool::{Tool, ToolSet}` in crates that use those too, so
-/// import `executor_core::{ToolSet, …}` by name where you need them (`#[tool]` gives every
+/// import `tool_executor::{ToolSet, …}` by name where you need them (`#[tool]` gives every
 /// tool an inherent `spec()`, so the `Tool` trait is rarely needed).
 pub mod prelude {
     pub use crate::{ToolContext, ToolExecutor, ToolFailure, tool, tools, toolset};

@@ -45,8 +45,8 @@ pub const DEFAULT_MAX_STDERR: usize = 4 * 1024;
 /// One program served as a tool.
 ///
 /// ```
-/// use executor_core::subprocess::SubprocessTool;
-/// use executor_core::ToolSpec;
+/// use tool_executor::subprocess::SubprocessTool;
+/// use tool_executor::ToolSpec;
 /// use std::time::Duration;
 ///
 /// let tool = SubprocessTool::new("python3")

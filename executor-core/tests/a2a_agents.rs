@@ -5,10 +5,10 @@
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::{Arc, Mutex};
 
-use executor_core::ToolFailure;
-use executor_core::agent::types::events::StreamResponse;
-use executor_core::agent::types::task::TaskId;
-use executor_core::agent::{
+use tool_executor::ToolFailure;
+use tool_executor::agent::types::events::StreamResponse;
+use tool_executor::agent::types::task::TaskId;
+use tool_executor::agent::{
     A2aError, A2aResult, Agent, AgentExecutor, Emitter, EventQueueWriter, Message, Part,
     RequestContext, TaskState,
 };
@@ -19,12 +19,12 @@ use serde_json::json;
 struct Recorder(Arc<Mutex<Vec<StreamResponse>>>);
 
 impl EventQueueWriter for Recorder {
-    fn write(&self, event: StreamResponse) -> executor_core::BoxFuture<'_, A2aResult<()>> {
+    fn write(&self, event: StreamResponse) -> tool_executor::BoxFuture<'_, A2aResult<()>> {
         self.0.lock().unwrap().push(event);
         Box::pin(std::future::ready(Ok(())))
     }
 
-    fn close(&self) -> executor_core::BoxFuture<'_, A2aResult<()>> {
+    fn close(&self) -> tool_executor::BoxFuture<'_, A2aResult<()>> {
         Box::pin(std::future::ready(Ok(())))
     }
 }
@@ -78,7 +78,7 @@ async fn run(agent: &dyn AgentExecutor, ctx: &RequestContext) -> (A2aResult<()>,
 }
 
 struct Quiet;
-executor_core::agent_executor!(Quiet, |_ctx, queue| async {
+tool_executor::agent_executor!(Quiet, |_ctx, queue| async {
     let _ = queue;
     Ok(())
 });
@@ -92,11 +92,11 @@ async fn ok_without_a_terminal_state_completes_the_task() {
 
 /// Writes through the raw queue, and is cancelled half-way by its own request.
 struct Stubborn;
-executor_core::agent_executor!(Stubborn, |ctx, queue| async move {
-    let working = executor_core::agent::types::events::TaskStatusUpdateEvent {
+tool_executor::agent_executor!(Stubborn, |ctx, queue| async move {
+    let working = tool_executor::agent::types::events::TaskStatusUpdateEvent {
         task_id: ctx.task_id.clone(),
         context_id: ctx.context_id.clone().into(),
-        status: executor_core::agent::types::task::TaskStatus::new(TaskState::Working),
+        status: tool_executor::agent::types::task::TaskStatus::new(TaskState::Working),
         metadata: None,
     };
     queue
@@ -109,7 +109,7 @@ executor_core::agent_executor!(Stubborn, |ctx, queue| async move {
     let emit = Emitter::new(ctx, queue);
     emit.text_artifact("late", "after the cancel").await?;
     let mut done = working;
-    done.status = executor_core::agent::types::task::TaskStatus::new(TaskState::Completed);
+    done.status = tool_executor::agent::types::task::TaskStatus::new(TaskState::Completed);
     queue.write(StreamResponse::StatusUpdate(done)).await?;
     Ok(())
 });
@@ -122,7 +122,7 @@ async fn after_cancellation_only_the_canceled_state_is_written() {
 }
 
 struct Failing;
-executor_core::agent_executor!(Failing, |ctx, _queue| async move {
+tool_executor::agent_executor!(Failing, |ctx, _queue| async move {
     if ctx.message.text() == Some("fail") {
         return Err(A2aError::invalid_params("no"));
     }
@@ -144,7 +144,7 @@ async fn an_error_goes_to_the_server_unless_the_task_was_cancelled() {
 }
 
 struct Panicky;
-executor_core::agent_executor!(Panicky, |ctx, _queue| async move {
+tool_executor::agent_executor!(Panicky, |ctx, _queue| async move {
     assert!(ctx.message.text().is_none(), "boom");
     Ok(())
 });
@@ -158,7 +158,7 @@ async fn a_panic_fails_the_task() {
 
 /// Asks a question, then answers after the terminal state (dropped).
 struct Asking;
-executor_core::agent_executor!(Asking, |ctx, queue| async move {
+tool_executor::agent_executor!(Asking, |ctx, queue| async move {
     let emit = Emitter::new(ctx, queue);
     if ctx.message.text() == Some("ask") {
         emit.input_required("which city?").await?;
@@ -190,7 +190,7 @@ struct Counter<T> {
     shut_down: AtomicBool,
 }
 
-executor_core::agent_executor!(
+tool_executor::agent_executor!(
     impl<T: std::fmt::Display + Send + Sync + 'static> Counter<T> where T: Clone,
     execute: |ctx, queue| async move {
         let n = self.runs.fetch_add(1, Ordering::SeqCst) + 1;
@@ -257,7 +257,7 @@ async fn every_arm_reaches_the_agents_state() {
 }
 
 struct Cleaner;
-executor_core::agent_executor!(Cleaner,
+tool_executor::agent_executor!(Cleaner,
     execute: |_ctx, _queue| async { Ok(()) },
     cancel: |ctx, queue| async move {
         let emit = Emitter::new(ctx, queue);
@@ -274,7 +274,7 @@ async fn a_cancel_hook_writes_nothing_but_canceled() {
 }
 
 /// Counts words, keeping a total.
-#[executor_core::agent(
+#[tool_executor::agent(
     streaming,
     input_modes = ["text/plain"],
     output_modes = ["application/json"],
@@ -362,7 +362,7 @@ async fn an_agent_impl_block_is_an_executor_with_a_card() {
 }
 
 struct Reporter;
-executor_core::agent_executor!(Reporter, |ctx, queue| async move {
+tool_executor::agent_executor!(Reporter, |ctx, queue| async move {
     let emit = Emitter::new(ctx, queue);
     emit.progress(0.5, None).await?;
     emit.chunk("out", vec![Part::text("a")], false).await?;

@@ -9,14 +9,14 @@ use std::time::Duration;
 use a2a_support::{
     V1, request, rpc, rpc_error, rpc_raw, send_params, text_message, wait_for_state,
 };
-use executor_core::agent::types::agent_card::{AgentCapabilities, AgentInterface, AgentSkill};
-use executor_core::agent::{
+use tool_executor::agent::types::agent_card::{AgentCapabilities, AgentInterface, AgentSkill};
+use tool_executor::agent::{
     A2aResult, AgentServer, Emitter, EventQueueWriter, RequestContext, RunningAgent,
 };
 use serde_json::{Value, json};
 
 /// Answers with the text it was sent.
-#[executor_core::agent(
+#[tool_executor::agent(
     name = "Echo",
     version = "1.2.3",
     streaming,
@@ -38,7 +38,7 @@ struct Slow {
     tick: Duration,
 }
 
-executor_core::agent_executor!(Slow, |ctx, queue| async move {
+tool_executor::agent_executor!(Slow, |ctx, queue| async move {
     let emit = Emitter::new(ctx, queue);
     for i in 0.. {
         if emit
@@ -68,7 +68,7 @@ async fn slow_server() -> RunningAgent {
         tick: Duration::from_millis(50),
     };
     let card = |url: &str| {
-        executor_core::agent::AgentCard::new("Slow", "1.0.0", AgentInterface::jsonrpc(url))
+        tool_executor::agent::AgentCard::new("Slow", "1.0.0", AgentInterface::jsonrpc(url))
             .with_description("Works until cancelled.")
             .with_capabilities(AgentCapabilities::none().with_streaming(true))
             .with_skill(AgentSkill::new("wait", "Wait", "Waits.").with_tags(["wait"]))
@@ -343,7 +343,7 @@ async fn shutdown_stops_the_server() {
 }
 
 /// Pushes its results.
-#[executor_core::agent(push_notifications, skill(id = "push", tags = ["push"]))]
+#[tool_executor::agent(push_notifications, skill(id = "push", tags = ["push"]))]
 impl Pusher {
     async fn execute(&self, ctx: &RequestContext, queue: &dyn EventQueueWriter) -> A2aResult<()> {
         Emitter::new(ctx, queue).complete().await
@@ -375,7 +375,7 @@ async fn a_push_notification_agent_is_served_with_a_push_sender() {
 async fn an_invalid_card_is_refused_when_binding() {
     let card = |url: &str| {
         // No skills: A2A 1.0 requires one.
-        executor_core::agent::AgentCard::new("Bare", "1.0.0", AgentInterface::jsonrpc(url))
+        tool_executor::agent::AgentCard::new("Bare", "1.0.0", AgentInterface::jsonrpc(url))
             .with_description("No skills.")
     };
     let error = AgentServer::bind_executor(

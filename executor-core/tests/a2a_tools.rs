@@ -11,8 +11,8 @@ mod quickstart;
 use std::time::Duration;
 
 use a2a_support::{V1, request, rpc, send_params, wait_for_state};
-use executor_core::agent::{AgentServer, RunningAgent, TOOL_SCHEMAS_EXTENSION, ToolAgent};
-use executor_core::prelude::*;
+use tool_executor::agent::{AgentServer, RunningAgent, TOOL_SCHEMAS_EXTENSION, ToolAgent};
+use tool_executor::prelude::*;
 use serde_json::{Value, json};
 
 /// Adds two numbers.

@@ -3,8 +3,8 @@
 
 use std::error::Error as _;
 
-use executor_core::prelude::*;
-use executor_core::{Classification, FailureKind, REDACTED_MESSAGE};
+use tool_executor::prelude::*;
+use tool_executor::{Classification, FailureKind, REDACTED_MESSAGE};
 
 #[test]
 fn text_is_ordinary_and_shown() {

@@ -5,8 +5,8 @@ use std::error::Error as _;
 use std::fmt;
 use std::time::Duration;
 
-use executor_core::failure::FailureCodes;
-use executor_core::{Classification, FailureKind, REDACTED_MESSAGE, ToolFailure};
+use tool_executor::failure::FailureCodes;
+use tool_executor::{Classification, FailureKind, REDACTED_MESSAGE, ToolFailure};
 use serde_json::json;
 
 /// Every variant-level key, one per variant, on an enum without defaults.
@@ -596,10 +596,10 @@ fn empty_enum() {
 
 /// `crate = …` reaches the runtime through a re-export.
 mod reexport {
-    pub use executor_core as core_again;
+    pub use tool_executor as core_again;
 }
 
-#[derive(Debug, thiserror::Error, executor_core::ToolFailure)]
+#[derive(Debug, thiserror::Error, tool_executor::ToolFailure)]
 #[error("via a re-export")]
 #[failure(crate = crate::reexport::core_again, terminal)]
 struct ViaReexport;

@@ -17,7 +17,7 @@ mod core {}
 mod shadowed {
     #![allow(dead_code)] // the shadows exist only to be in scope
 
-    use executor_core::{FailureKind, ToolFailure};
+    use tool_executor::{FailureKind, ToolFailure};
 
     struct Option;
     struct Result;
@@ -73,7 +73,7 @@ mod no_prelude {
     #![no_implicit_prelude]
 
     /// A failure written without the prelude in scope.
-    #[derive(::std::fmt::Debug, ::executor_core::ToolFailure)]
+    #[derive(::std::fmt::Debug, ::tool_executor::ToolFailure)]
     #[failure(terminal)]
     pub(super) enum Bare {
         /// With data.
@@ -90,7 +90,7 @@ mod no_prelude {
 
 #[test]
 fn no_implicit_prelude() {
-    let failure = executor_core::ToolFailure::from(no_prelude::Bare::Data("x".into()));
+    let failure = tool_executor::ToolFailure::from(no_prelude::Bare::Data("x".into()));
     assert!(failure.is_terminal());
     assert_eq!(failure.code(), "bare_data");
     assert_eq!(failure.data(), Some(&serde_json::json!("x")));

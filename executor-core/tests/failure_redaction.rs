@@ -4,9 +4,9 @@
 
 use std::error::Error as _;
 
-use executor_core::failure::transport::{for_a2a, for_mcp, for_retry, for_seed, structured};
-use executor_core::prelude::*;
-use executor_core::{REDACTED_MESSAGE, ToolStreamChunk};
+use tool_executor::failure::transport::{for_a2a, for_mcp, for_retry, for_seed, structured};
+use tool_executor::prelude::*;
+use tool_executor::{REDACTED_MESSAGE, ToolStreamChunk};
 
 const SECRET: &str = "postgres://admin:hunter2@db.internal";
 

@@ -3,11 +3,11 @@
 
 use std::time::Duration;
 
-use executor_core::failure::transport::{
+use tool_executor::failure::transport::{
     A2aFailureClass, A2aOutcome, A2aTerminal, JSONRPC_INVALID_PARAMS, McpOutcome, RetryDecision,
     for_a2a, for_mcp, for_retry, for_seed, structured,
 };
-use executor_core::{Classification, FailureKind, REDACTED_MESSAGE, ToolFailure};
+use tool_executor::{Classification, FailureKind, REDACTED_MESSAGE, ToolFailure};
 use serde_json::{Value, json};
 
 use A2aFailureClass::{BudgetExhausted, Internal, InvalidRequest, Transient};
@@ -224,7 +224,7 @@ fn terminal_ignores_its_hint() {
 }
 
 /// One derived enum, through every column.
-#[derive(Debug, thiserror::Error, executor_core::ToolFailure)]
+#[derive(Debug, thiserror::Error, tool_executor::ToolFailure)]
 enum Weather {
     #[error("unknown city `{city}`")]
     #[failure(terminal, data)]

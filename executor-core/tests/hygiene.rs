@@ -3,7 +3,7 @@
 //! pass these lints, so anything reported comes from the expansion.
 #![deny(missing_docs, unused_qualifications, clippy::pedantic)]
 
-use executor_core::prelude::*;
+use tool_executor::prelude::*;
 
 /// A public tool: its generated struct needs docs too.
 ///

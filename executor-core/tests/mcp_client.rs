@@ -7,8 +7,8 @@ mod stream_support;
 
 use std::time::Duration;
 
-use executor_core::mcp::{McpServerConfig, McpToolExecutor};
-use executor_core::{FailureKind, ToolContext, ToolExecutor, ToolStreamChunk};
+use tool_executor::mcp::{McpServerConfig, McpToolExecutor};
+use tool_executor::{FailureKind, ToolContext, ToolExecutor, ToolStreamChunk};
 use mcp_tools::{dropped, tools};
 use serde_json::json;
 use tokio::net::TcpListener;
@@ -17,7 +17,7 @@ use tokio_util::sync::CancellationToken;
 const WAIT: Duration = Duration::from_secs(10);
 
 /// Shouts; served locally, not by the MCP server.
-#[executor_core::tool]
+#[tool_executor::tool]
 fn shout(text: &str) -> String {
     text.to_uppercase()
 }
@@ -31,7 +31,7 @@ async fn serve_with(max_request_bytes: usize) -> (String, CancellationToken) {
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let url = format!("http://{}/mcp", listener.local_addr().unwrap());
     let shutdown = CancellationToken::new();
-    let server = executor_core::mcp_server!(tools()).with_max_request_bytes(max_request_bytes);
+    let server = tool_executor::mcp_server!(tools()).with_max_request_bytes(max_request_bytes);
     tokio::spawn(server.serve_http_on(listener, shutdown.clone()));
     (url, shutdown)
 }
@@ -132,7 +132,7 @@ async fn calls_return_values_and_failures_keep_their_meaning() {
     // Tools the server does not list can go to a fallback executor instead.
     let with_fallback = executor
         .clone()
-        .with_fallback(std::sync::Arc::new(executor_core::toolset![shout]));
+        .with_fallback(std::sync::Arc::new(tool_executor::toolset![shout]));
     assert_eq!(
         with_fallback.execute("shout", &json!({"text": "hi"})).await,
         Ok(json!("HI"))

@@ -7,7 +7,7 @@ mod mcp_tools;
 
 use std::time::Duration;
 
-use executor_core::mcp::McpServer;
+use tool_executor::mcp::McpServer;
 use serde_json::{Value, json};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
@@ -92,7 +92,7 @@ fn answered(text: &str) -> bool {
 
 #[tokio::test]
 async fn sessions_beyond_the_cap_get_503_and_idle_ones_free_their_place() {
-    let server = executor_core::mcp_server!(mcp_tools::tools())
+    let server = tool_executor::mcp_server!(mcp_tools::tools())
         .with_max_sessions(2)
         .with_session_idle_timeout(Duration::from_millis(300));
     let (addr, _shutdown) = serve(server).await;
@@ -136,7 +136,7 @@ async fn sessions_beyond_the_cap_get_503_and_idle_ones_free_their_place() {
 
 #[tokio::test]
 async fn a_foreign_origin_is_refused_with_403() {
-    let (addr, _shutdown) = serve(executor_core::mcp_server!(mcp_tools::tools())).await;
+    let (addr, _shutdown) = serve(tool_executor::mcp_server!(mcp_tools::tools())).await;
     let foreign = initialize(&addr, Some("http://evil.example")).await;
     assert_eq!(foreign.status, 403, "{}", foreign.body);
     assert!(foreign.session.is_none());
@@ -148,7 +148,7 @@ async fn a_foreign_origin_is_refused_with_403() {
         "no Origin: not a browser"
     );
 
-    let server = executor_core::mcp_server!(mcp_tools::tools())
+    let server = tool_executor::mcp_server!(mcp_tools::tools())
         .with_allowed_origins(["https://app.example:443"]);
     let (addr, _shutdown) = serve(server).await;
     let allowed = initialize(&addr, Some("https://app.example")).await;

@@ -11,8 +11,8 @@ mod stream_support;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use executor_core::mcp::{McpServerConfig, McpToolExecutor};
-use executor_core::{FailureKind, ToolContext, ToolExecutor, ToolStreamChunk};
+use tool_executor::mcp::{McpServerConfig, McpToolExecutor};
+use tool_executor::{FailureKind, ToolContext, ToolExecutor, ToolStreamChunk};
 use serde_json::json;
 
 const WAIT: Duration = Duration::from_secs(30);

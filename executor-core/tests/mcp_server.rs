@@ -7,7 +7,7 @@ mod mcp_tools;
 
 use std::time::Duration;
 
-use executor_core::mcp::McpServer;
+use tool_executor::mcp::McpServer;
 use mcp_tools::{dropped, tools};
 use serde_json::{Value, json};
 use tokio::io::{
@@ -98,7 +98,7 @@ impl Wire {
 }
 
 fn server() -> McpServer {
-    executor_core::mcp_server!(tools())
+    tool_executor::mcp_server!(tools())
 }
 
 fn text(result: &Value) -> &str {
@@ -134,7 +134,7 @@ async fn discover_offers_2026_07_28_and_its_requests_need_no_handshake() {
     );
     assert_eq!(
         result["_meta"]["io.modelcontextprotocol/serverInfo"],
-        json!({"name": "executor-core", "version": env!("CARGO_PKG_VERSION")})
+        json!({"name": "tool-executor", "version": env!("CARGO_PKG_VERSION")})
     );
     assert!(result["capabilities"]["tools"].is_object(), "{reply}");
     assert_eq!(result["resultType"], "complete");
@@ -169,7 +169,7 @@ async fn before_initialize_a_request_without_meta_is_refused_then_the_handshake_
     let init = wire.initialize().await;
     assert_eq!(
         init["result"]["serverInfo"],
-        json!({"name": "executor-core", "version": env!("CARGO_PKG_VERSION")})
+        json!({"name": "tool-executor", "version": env!("CARGO_PKG_VERSION")})
     );
     assert_eq!(init["result"]["protocolVersion"], "2025-06-18");
     assert!(init["result"]["capabilities"]["tools"].is_object());
@@ -326,7 +326,7 @@ async fn failures_are_is_error_results_and_the_server_keeps_answering() {
     assert_eq!(reply["result"].get("structuredContent"), None);
 
     let reply = wire.call(3, "leak", json!({})).await;
-    assert_eq!(text(&reply), executor_core::REDACTED_MESSAGE);
+    assert_eq!(text(&reply), tool_executor::REDACTED_MESSAGE);
     assert!(
         !reply.to_string().contains("hunter2"),
         "redacted failures stay redacted: {reply}"
@@ -350,12 +350,12 @@ async fn failures_are_is_error_results_and_the_server_keeps_answering() {
 /// A hand-written executor that panics outside any generated code.
 struct Panicky;
 
-impl executor_core::ToolExecutor for Panicky {
+impl tool_executor::ToolExecutor for Panicky {
     fn execute<'a>(
         &'a self,
         _tool: &'a str,
         _params: &'a Value,
-    ) -> executor_core::BoxFuture<'a, Result<Value, String>> {
+    ) -> tool_executor::BoxFuture<'a, Result<Value, String>> {
         Box::pin(async { panic!("hand-written executors can panic too") })
     }
 
@@ -363,10 +363,10 @@ impl executor_core::ToolExecutor for Panicky {
         &'a self,
         tool: &'a str,
         _params: &'a Value,
-        _ctx: executor_core::ToolContext,
-    ) -> executor_core::BoxFuture<
+        _ctx: tool_executor::ToolContext,
+    ) -> tool_executor::BoxFuture<
         'a,
-        Result<executor_core::ToolExecution, executor_core::ToolFailure>,
+        Result<tool_executor::ToolExecution, tool_executor::ToolFailure>,
     > {
         assert!(tool != "eager", "panics before returning a future");
         Box::pin(async { panic!("panics while polled") })

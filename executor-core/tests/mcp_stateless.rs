@@ -10,7 +10,7 @@ use std::net::SocketAddr;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-use executor_core::prelude::*;
+use tool_executor::prelude::*;
 use mcp_tools::{OnDrop, dropped};
 use serde_json::{Value, json};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -50,7 +50,7 @@ async fn serve() -> (SocketAddr, CancellationToken) {
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
     let shutdown = CancellationToken::new();
-    let server = executor_core::mcp_server!(toolset![add, slow, hang]).with_stateless_http(true);
+    let server = tool_executor::mcp_server!(toolset![add, slow, hang]).with_stateless_http(true);
     tokio::spawn(server.serve_http_on(listener, shutdown.clone()));
     (addr, shutdown)
 }

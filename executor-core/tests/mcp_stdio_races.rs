@@ -10,8 +10,8 @@
 use std::collections::{HashMap, HashSet};
 use std::time::Duration;
 
-use executor_core::mcp::McpServer;
-use executor_core::prelude::*;
+use tool_executor::mcp::McpServer;
+use tool_executor::prelude::*;
 use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tokio::net::unix::pipe;

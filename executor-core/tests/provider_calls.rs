@@ -8,9 +8,9 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use executor_core::prelude::*;
-use executor_core::provider::{Definitions, Provider, ToolCall};
-use executor_core::{FailureKind, REDACTED_MESSAGE, ToolSet};
+use tool_executor::prelude::*;
+use tool_executor::provider::{Definitions, Provider, ToolCall};
+use tool_executor::{FailureKind, REDACTED_MESSAGE, ToolSet};
 
 /// Retries a job.
 #[tool]

@@ -10,10 +10,10 @@ mod dialect_rules;
 
 use std::collections::HashMap;
 
-use executor_core::ToolSet;
-use executor_core::prelude::*;
-use executor_core::provider::{Definitions, Provider, SchemaRole};
-use executor_core::schema::dialect::{Dialect, Transformed};
+use tool_executor::ToolSet;
+use tool_executor::prelude::*;
+use tool_executor::provider::{Definitions, Provider, SchemaRole};
+use tool_executor::schema::dialect::{Dialect, Transformed};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;

@@ -5,10 +5,10 @@ mod runtime_support;
 use std::sync::Arc;
 use std::time::Duration;
 
-use executor_core::prelude::*;
-use executor_core::runtime::{FallbackChain, PrefixRouter, RetryPolicy, Runtime};
-use executor_core::tool::{DuplicateTool, ToolStreamChunk};
-use executor_core::{FailureKind, ToolContext};
+use tool_executor::prelude::*;
+use tool_executor::runtime::{FallbackChain, PrefixRouter, RetryPolicy, Runtime};
+use tool_executor::tool::{DuplicateTool, ToolStreamChunk};
+use tool_executor::{FailureKind, ToolContext};
 use runtime_support::{Script, Step, fail, ok};
 use tokio::sync::mpsc;
 

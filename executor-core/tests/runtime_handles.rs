@@ -5,10 +5,10 @@ mod runtime_support;
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
-use executor_core::failure::transport::for_stream;
-use executor_core::runtime::{HANDLE_BUFFER, HandleId, HandleStatus, RetryPolicy, Runtime};
-use executor_core::tool::ToolStreamChunk;
-use executor_core::{FailureKind, ToolFailure};
+use tool_executor::failure::transport::for_stream;
+use tool_executor::runtime::{HANDLE_BUFFER, HandleId, HandleStatus, RetryPolicy, Runtime};
+use tool_executor::tool::ToolStreamChunk;
+use tool_executor::{FailureKind, ToolFailure};
 use runtime_support::{Script, Step, after, fail, ok};
 use serde_json::json;
 use tokio::task::JoinSet;
@@ -273,7 +273,7 @@ async fn a_busy_tool_does_not_hold_slots_other_tools_could_use() {
     let work = |name| Script::new(name, [after(Duration::from_millis(10), ok(json!("slot")))]);
     let (a, b) = (work("a"), work("b"));
     let chain =
-        executor_core::runtime::FallbackChain::new([a.clone() as _, b.clone() as _]).unwrap();
+        tool_executor::runtime::FallbackChain::new([a.clone() as _, b.clone() as _]).unwrap();
     let rt = Runtime::new(chain)
         .with_max_concurrency(10)
         .with_tool_concurrency("a", 2);

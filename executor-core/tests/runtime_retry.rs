@@ -7,9 +7,9 @@ use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
 
-use executor_core::runtime::{CallOptions, RetryPolicy, Runtime};
-use executor_core::tool::ToolAnnotations;
-use executor_core::{FailureKind, ToolFailure};
+use tool_executor::runtime::{CallOptions, RetryPolicy, Runtime};
+use tool_executor::tool::ToolAnnotations;
+use tool_executor::{FailureKind, ToolFailure};
 use runtime_support::{Script, Step, after, fail, ok};
 use serde_json::json;
 use tokio::time::Instant;

@@ -5,9 +5,9 @@ mod runtime_support;
 
 use std::time::Duration;
 
-use executor_core::ToolFailure;
-use executor_core::mcp::McpServer;
-use executor_core::runtime::{RetryPolicy, Runtime};
+use tool_executor::ToolFailure;
+use tool_executor::mcp::McpServer;
+use tool_executor::runtime::{RetryPolicy, Runtime};
 use runtime_support::{Script, fail, ok};
 use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};

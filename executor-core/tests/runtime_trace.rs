@@ -10,8 +10,8 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
-use executor_core::ToolFailure;
-use executor_core::runtime::{CallOptions, RetryPolicy, Runtime};
+use tool_executor::ToolFailure;
+use tool_executor::runtime::{CallOptions, RetryPolicy, Runtime};
 use runtime_support::{Script, fail, ok};
 use serde_json::json;
 use tracing::field::{Field, Visit};

@@ -4,8 +4,8 @@
 
 use std::borrow::Cow;
 
-use executor_core::prelude::*;
-use executor_core::schema::{InputSchema, output_schema};
+use tool_executor::prelude::*;
+use tool_executor::schema::{InputSchema, output_schema};
 
 /// Every type the macro sees through.
 #[tool]

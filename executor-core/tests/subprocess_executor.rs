@@ -6,8 +6,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
-use executor_core::subprocess::{SubprocessTool, SubprocessToolExecutor};
-use executor_core::{FailureKind, ToolContext, ToolExecutor, ToolFailure, ToolSpec};
+use tool_executor::subprocess::{SubprocessTool, SubprocessToolExecutor};
+use tool_executor::{FailureKind, ToolContext, ToolExecutor, ToolFailure, ToolSpec};
 use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
 

@@ -3,8 +3,8 @@
 
 mod tool_support;
 
-use executor_core::FailureKind;
-use executor_core::prelude::*;
+use tool_executor::FailureKind;
+use tool_executor::prelude::*;
 use serde_json::Value;
 use tool_support::{add, call, ping, rt, set};
 

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use common::assert_snapshot;
-use executor_core::prelude::*;
+use tool_executor::prelude::*;
 use tool_support::{add, join, set, weather};
 
 #[test]

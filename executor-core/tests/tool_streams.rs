@@ -6,8 +6,8 @@ mod tool_support;
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
-use executor_core::ToolStreamChunk;
-use executor_core::prelude::*;
+use tool_executor::ToolStreamChunk;
+use tool_executor::prelude::*;
 use tool_support::{SLOW_DROPPED, drain, rt, set};
 
 #[test]

@@ -3,8 +3,8 @@
 //! whole name second: names that share a key's bytes, names shorter than eight bytes and names
 //! that differ only past them must all reach their own tool, and near misses must not reach any.
 
-use executor_core::prelude::*;
-use executor_core::{FailureKind, ToolSet};
+use tool_executor::prelude::*;
+use tool_executor::{FailureKind, ToolSet};
 
 macro_rules! named {
     ($($fn_name:ident => $tool_name:literal),* $(,)?) => {

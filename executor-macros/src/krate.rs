@@ -1,4 +1,4 @@
-//! The path generated code uses to reach the runtime: `::executor_core` unless overridden with
+//! The path generated code uses to reach the runtime: `::tool_executor` unless overridden with
 //! `crate = ::some::reexport`.
 
 use proc_macro2::TokenStream;
@@ -20,7 +20,7 @@ impl CratePath {
         if !absolute {
             return Err(syn::Error::new_spanned(
                 &path,
-                "`crate` must be an absolute path; write `crate = ::executor_core` or `crate = crate::reexport`",
+                "`crate` must be an absolute path; write `crate = ::tool_executor` or `crate = crate::reexport`",
             ));
         }
         Ok(Self(Some(path)))
@@ -43,7 +43,7 @@ impl CratePath {
 }
 
 impl CratePath {
-    /// `use ::executor_core::__private as __rt;`, first in every expansion's `const _` block:
+    /// `use ::tool_executor::__private as __rt;`, first in every expansion's `const _` block:
     /// generated code names the runtime through this one alias (serde's `_serde`), so an
     /// expansion reads `__rt::ToolSpec`, `__rt::Some(…)`.
     pub fn runtime(&self) -> TokenStream {
@@ -55,7 +55,7 @@ impl ToTokens for CratePath {
     fn to_tokens(&self, tokens: &mut TokenStream) {
         match &self.0 {
             Some(path) => path.to_tokens(tokens),
-            None => tokens.extend(quote!(::executor_core)),
+            None => tokens.extend(quote!(::tool_executor)),
         }
     }
 }

@@ -1,7 +1,7 @@
-//! Procedural macros for [`executor-core`](https://docs.rs/executor-core): `#[tool]`,
+//! Procedural macros for [`tool-executor`](https://docs.rs/TMPtool-executor): `#[tool]`,
 //! `#[tools]`, `toolset!`, `#[derive(ToolFailure)]`, `agent_executor!` and `#[agent]`. Depend on
-//! `executor-core`, which re-exports them and pins this crate exactly; generated code reaches
-//! the runtime through `::executor_core::__private` (or the `crate = …` override).
+//! `tool-executor`, which re-exports them and pins this crate exactly; generated code reaches
+//! the runtime through `::tool_executor::__private` (or the `crate = …` override).
 
 // Allowed as in thiserror and serde_derive: syn values are passed by value through the pipeline.
 #![allow(clippy::needless_pass_by_value, clippy::module_name_repetitions)]
@@ -19,7 +19,7 @@ mod util;
 use proc_macro::TokenStream;
 
 // The user docs of each macro are in `docs/*.md`: IDEs and docs.rs show them on the macro, and
-// their examples run as doctests here (executor-core is a dev-dependency, as tokio is of
+// their examples run as doctests here (tool-executor is a dev-dependency, as tokio is of
 // tokio-macros).
 
 #[doc = include_str!("../docs/tool.md")]

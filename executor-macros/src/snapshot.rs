@@ -1,7 +1,7 @@
 //! The one expansion-snapshot convention: each macro's `tests.rs` expands a case with
 //! `quote!`, and `assert_expansion("<macro>_<case>", tokens)` compares the pretty-printed
 //! expansion with `executor-macros/tests/snapshots/<macro>_<case>.rs`.
-//! `UPDATE_EXPECT=1 cargo test -p executor-macros` rewrites them; review the diff.
+//! `UPDATE_EXPECT=1 cargo test -p tool-executor-macros` rewrites them; review the diff.
 
 use proc_macro2::TokenStream;
 

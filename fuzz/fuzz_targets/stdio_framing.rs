@@ -9,8 +9,8 @@
 
 use std::time::Duration;
 
-use executor_core::mcp::McpServer;
-use executor_core::prelude::*;
+use tool_executor::mcp::McpServer;
+use tool_executor::prelude::*;
 use libfuzzer_sys::fuzz_target;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 

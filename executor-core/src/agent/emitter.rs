@@ -27,7 +27,7 @@ use crate::failure::transport::{A2aFailureClass, A2aTerminal, for_a2a};
 /// or let [`until_cancelled`](Self::until_cancelled) race a wait against it.
 ///
 /// ```
-/// use executor_core::agent::{Emitter, EventQueueWriter, RequestContext, A2aResult};
+/// use tool_executor::agent::{Emitter, EventQueueWriter, RequestContext, A2aResult};
 ///
 /// async fn answer(ctx: &RequestContext, queue: &dyn EventQueueWriter) -> A2aResult<()> {
 ///     let emit = Emitter::new(ctx, queue);

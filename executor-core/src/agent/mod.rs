@@ -6,10 +6,10 @@
 //! HTTP+JSON dispatchers serve the agents unchanged and any A2A client talks to them.
 //!
 //! ```
-//! use executor_core::agent::{Agent, A2aResult, Emitter, EventQueueWriter, RequestContext};
+//! use tool_executor::agent::{Agent, A2aResult, Emitter, EventQueueWriter, RequestContext};
 //!
 //! /// Answers with the text it was sent.
-//! #[executor_core::agent(
+//! #[tool_executor::agent(
 //!     name = "Echo",
 //!     version = "1.0.0",
 //!     streaming,
@@ -34,11 +34,11 @@
 //! The seed crate's form works, and bodies can reach the agent's fields through `self`:
 //!
 //! ```
-//! use executor_core::agent::Emitter;
+//! use tool_executor::agent::Emitter;
 //!
 //! struct Greeter { greeting: String }
 //!
-//! executor_core::agent_executor!(Greeter, |ctx, queue| async move {
+//! tool_executor::agent_executor!(Greeter, |ctx, queue| async move {
 //!     let name = ctx.message.text().unwrap_or("stranger");
 //!     Emitter::new(ctx, queue)
 //!         .complete_with_message(format!("{}, {name}!", self.greeting))

@@ -54,8 +54,8 @@ impl std::error::Error for ServeError {
 /// or stop.
 ///
 /// ```no_run
-/// use executor_core::prelude::*;
-/// use executor_core::agent::{ToolAgent, serve};
+/// use tool_executor::prelude::*;
+/// use tool_executor::agent::{ToolAgent, serve};
 ///
 /// /// Adds two numbers.
 /// #[tool]

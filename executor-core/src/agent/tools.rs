@@ -45,8 +45,8 @@ pub const OUTPUT_ARTIFACT: &str = "output";
 /// argument (left out when the schema admits no sure sample, such as a `pattern`).
 ///
 /// ```
-/// use executor_core::prelude::*;
-/// use executor_core::agent::{Agent, ToolAgent};
+/// use tool_executor::prelude::*;
+/// use tool_executor::agent::{Agent, ToolAgent};
 ///
 /// /// Adds two numbers.
 /// #[tool]

@@ -81,8 +81,8 @@ pub const REDACTED_MESSAGE: &str = "the tool failed; details were withheld";
 /// hand-written `From` impl) list no codes.
 ///
 /// ```
-/// use executor_core::prelude::*;
-/// use executor_core::failure::FailureCodes;
+/// use tool_executor::prelude::*;
+/// use tool_executor::failure::FailureCodes;
 ///
 /// #[derive(Debug, thiserror::Error, ToolFailure)]
 /// enum LookupError {
@@ -109,7 +109,7 @@ pub trait FailureCodes {
 /// sniffing let a peer's error text reroute calls, car#3104).
 ///
 /// ```
-/// use executor_core::{ToolFailure, FailureKind};
+/// use tool_executor::{ToolFailure, FailureKind};
 /// use std::time::Duration;
 ///
 /// let failure = ToolFailure::ordinary("rate limited")
@@ -292,7 +292,7 @@ impl ToolFailure {
     /// can carry secrets). Chain [`reveal`](Self::reveal) to show the text.
     ///
     /// ```
-    /// use executor_core::{ToolFailure, REDACTED_MESSAGE};
+    /// use tool_executor::{ToolFailure, REDACTED_MESSAGE};
     ///
     /// let io = std::io::Error::other("disk full at /srv/secret");
     /// let failure = ToolFailure::from_error(io);

@@ -47,8 +47,8 @@
 //! for logs). Walking `source()` for a peer would undo that: transports must not.
 //!
 //! ```
-//! use executor_core::ToolFailure;
-//! use executor_core::failure::transport::{
+//! use tool_executor::ToolFailure;
+//! use tool_executor::failure::transport::{
 //!     A2aFailureClass, A2aTerminal, McpOutcome, RetryDecision, for_a2a, for_mcp, for_retry, for_seed,
 //! };
 //! use std::time::Duration;
@@ -148,8 +148,8 @@ pub fn for_mcp(failure: &ToolFailure) -> McpOutcome {
 /// message, never the source; a redacted failure has no data.
 ///
 /// ```
-/// use executor_core::ToolFailure;
-/// use executor_core::failure::transport::structured;
+/// use tool_executor::ToolFailure;
+/// use tool_executor::failure::transport::structured;
 /// use serde_json::json;
 ///
 /// let failure = ToolFailure::terminal("no such city").with_code("unknown_city").with_data(json!("Atlantis"));
@@ -265,8 +265,8 @@ pub fn for_seed(failure: &ToolFailure) -> String {
 /// its code, class and retry hint, so a streaming caller decides as [`for_retry`] would.
 ///
 /// ```
-/// use executor_core::ToolFailure;
-/// use executor_core::failure::transport::for_stream;
+/// use tool_executor::ToolFailure;
+/// use tool_executor::failure::transport::for_stream;
 /// use std::time::Duration;
 ///
 /// let busy = ToolFailure::ordinary("busy").with_code("busy").with_retry_after(Duration::from_millis(250));

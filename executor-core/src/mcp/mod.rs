@@ -30,13 +30,13 @@ pub use rmcp;
 /// (`CARGO_PKG_NAME`, `CARGO_PKG_VERSION`).
 ///
 /// ```
-/// use executor_core::prelude::*;
+/// use tool_executor::prelude::*;
 ///
 /// /// Echoes its input.
 /// #[tool]
 /// fn echo(text: &str) -> String { text.to_owned() }
 ///
-/// let server = executor_core::mcp_server!(toolset![echo]);
+/// let server = tool_executor::mcp_server!(toolset![echo]);
 /// assert_eq!(server.version(), env!("CARGO_PKG_VERSION"));
 /// ```
 #[macro_export]

@@ -42,14 +42,14 @@ pub const DEFAULT_MAX_REQUEST_BYTES: usize = 8 * 1024 * 1024;
 ///   from your crate; [`McpServer::new`] uses the executable's name.
 ///
 /// ```
-/// use executor_core::prelude::*;
+/// use tool_executor::prelude::*;
 ///
 /// /// Adds two numbers.
 /// #[tool]
 /// fn add(a: i64, b: i64) -> i64 { a + b }
 ///
-/// let server = executor_core::mcp_server!(toolset![add]);
-/// assert_eq!(server.name(), "executor-core");
+/// let server = tool_executor::mcp_server!(toolset![add]);
+/// assert_eq!(server.name(), "tool-executor");
 /// let server = server.with_name("calculator").with_version("1.2.3");
 /// assert_eq!((server.name(), server.version()), ("calculator", "1.2.3"));
 /// // In `main`: `server.serve_stdio().await?` or `server.serve_http(addr).await?`.

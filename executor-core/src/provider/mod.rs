@@ -3,8 +3,8 @@
 //! program sends with async-openai, reqwest or anything else.
 //!
 //! ```
-//! use executor_core::prelude::*;
-//! use executor_core::provider::Provider;
+//! use tool_executor::prelude::*;
+//! use tool_executor::provider::Provider;
 //!
 //! /// Searches the notes.
 //! #[tool(name = "notes.search")]
@@ -287,8 +287,8 @@ impl ToolSet {
     /// This set's tool definitions for `provider`, computed on first use and shared after.
     ///
     /// ```
-    /// use executor_core::prelude::*;
-    /// use executor_core::provider::Provider;
+    /// use tool_executor::prelude::*;
+    /// use tool_executor::provider::Provider;
     ///
     /// /// Adds two integers.
     /// #[tool]

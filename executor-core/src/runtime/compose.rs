@@ -36,8 +36,8 @@ fn merge(specs: impl IntoIterator<Item = Arc<ToolSpec>>) -> Result<SpecList, Dup
 /// Its [`specs`](ToolExecutor::specs) are its executors' in order, read once when it is built.
 ///
 /// ```
-/// use executor_core::prelude::*;
-/// use executor_core::runtime::FallbackChain;
+/// use tool_executor::prelude::*;
+/// use tool_executor::runtime::FallbackChain;
 /// use std::sync::Arc;
 ///
 /// /// Adds two numbers.
@@ -163,8 +163,8 @@ impl ContextExecutor for FallbackChain {
 /// with it are left out, since no call could reach them.
 ///
 /// ```
-/// use executor_core::prelude::*;
-/// use executor_core::runtime::PrefixRouter;
+/// use tool_executor::prelude::*;
+/// use tool_executor::runtime::PrefixRouter;
 /// use std::sync::Arc;
 ///
 /// /// Reads a file.

@@ -3,8 +3,8 @@
 //! detached calls with handles, and executors composed by fallback and by name prefix.
 //!
 //! ```
-//! use executor_core::prelude::*;
-//! use executor_core::runtime::{RetryPolicy, Runtime};
+//! use tool_executor::prelude::*;
+//! use tool_executor::runtime::{RetryPolicy, Runtime};
 //! use std::sync::atomic::{AtomicU32, Ordering};
 //! use std::time::Duration;
 //!
@@ -37,7 +37,7 @@
 //! The runtime is itself a [`ToolExecutor`], so it can be served ([`McpServer::new`] takes
 //! any executor) or composed like any other.
 //!
-//! [`McpServer::new`]: https://docs.rs/executor-core/latest/executor_core/mcp/struct.McpServer.html
+//! [`McpServer::new`]: https://docs.rs/tool-executor/latest/tool_executor/mcp/struct.McpServer.html
 
 mod call;
 mod check;

@@ -20,7 +20,7 @@ use crate::tool::{STREAM_CAPACITY, ToolContext, ToolStreamChunk};
 /// The default (what [`Runtime::call`](super::Runtime::call) uses) allocates nothing.
 ///
 /// ```
-/// use executor_core::runtime::CallOptions;
+/// use tool_executor::runtime::CallOptions;
 /// use std::time::Duration;
 ///
 /// let options = CallOptions::new()

@@ -21,7 +21,7 @@ use crate::tool::ToolAnnotations;
 /// retried, since its author classified the failure as ordinary (retryable).
 ///
 /// ```
-/// use executor_core::runtime::RetryPolicy;
+/// use tool_executor::runtime::RetryPolicy;
 /// use std::time::Duration;
 ///
 /// let policy = RetryPolicy::exponential(Duration::from_millis(50))

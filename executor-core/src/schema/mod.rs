@@ -64,7 +64,7 @@ pub fn output_schema<T: ToolSchema + ?Sized>() -> Value {
 /// Builds the object schema of a parameter list whose types the macro could not see through.
 ///
 /// ```
-/// use executor_core::schema::InputSchema;
+/// use tool_executor::schema::InputSchema;
 ///
 /// let schema = InputSchema::new()
 ///     .param::<String>("city", Some("City name"), true)

@@ -23,7 +23,7 @@ use crate::ToolFailure;
 /// setting (or recorded state change) allocates the rest once.
 ///
 /// ```
-/// use executor_core::ToolContext;
+/// use tool_executor::ToolContext;
 /// use std::time::Duration;
 ///
 /// let ctx = ToolContext::new()

@@ -27,7 +27,7 @@ use crate::failure::transport::for_seed;
 /// [`ToolExecutor::execute`], as the seed allows.
 ///
 /// ```
-/// use executor_core::{BoxFuture, ContextExecutor, ToolContext, ToolExecution, ToolExecutor, ToolFailure};
+/// use tool_executor::{BoxFuture, ContextExecutor, ToolContext, ToolExecution, ToolExecutor, ToolFailure};
 /// use serde_json::{Value, json};
 ///
 /// /// Answers every call with the attempt number it was given.

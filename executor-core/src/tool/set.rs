@@ -42,7 +42,7 @@ impl std::error::Error for DuplicateTool {}
 /// (duplicate names are a compile error) or with [`ToolSet::builder`].
 ///
 /// ```
-/// use executor_core::prelude::*;
+/// use tool_executor::prelude::*;
 ///
 /// /// Adds two numbers.
 /// #[tool]

@@ -4,8 +4,8 @@
 use std::collections::HashSet;
 use std::sync::Mutex;
 
-use executor_core::prelude::*;
-use executor_core::{ToolFailure, ToolSet};
+use tool_executor::prelude::*;
+use tool_executor::{ToolFailure, ToolSet};
 use schemars::JsonSchema;
 use serde::Serialize;
 

@@ -8,8 +8,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use executor_core::tool::{BoxFuture, SpecList, ToolAnnotations, ToolExecution, ToolExecutor};
-use executor_core::{ToolContext, ToolFailure, ToolSpec};
+use tool_executor::tool::{BoxFuture, SpecList, ToolAnnotations, ToolExecution, ToolExecutor};
+use tool_executor::{ToolContext, ToolFailure, ToolSpec};
 use serde_json::{Value, json};
 use tokio::time::Instant;
 

@@ -2,7 +2,7 @@
 
 use std::time::Duration;
 
-use executor_core::ToolStreamChunk;
+use tool_executor::ToolStreamChunk;
 use tokio::sync::mpsc::Receiver;
 
 /// Every chunk until the stream closes; fails the test if it stalls for `wait`.

@@ -13,8 +13,8 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-use executor_core::prelude::*;
-use executor_core::{ToolSet, ToolStreamChunk};
+use tool_executor::prelude::*;
+use tool_executor::{ToolSet, ToolStreamChunk};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;

@@ -11,7 +11,7 @@ use crate::krate::CratePath;
 //     agent_executor!(Echo, |ctx, queue| async { … });
 // Output:
 //     const _: () = {
-//         use ::executor_core::__private as __rt;
+//         use ::tool_executor::__private as __rt;
 //         impl __rt::a2a::AgentExecutor for Echo {
 //             fn execute<'__executor>(&'__executor self, __executor_ctx: &'__executor RequestContext,
 //                                     __executor_queue: &'__executor dyn EventQueueWriter)
@@ -190,7 +190,7 @@ pub fn fallback_agent(
 // Output:
 //     impl WeatherAgent { async fn execute(…) … }                 (as written)
 //     const _: () = {
-//         use ::executor_core::__private as __rt;
+//         use ::tool_executor::__private as __rt;
 //         impl WeatherAgent { pub fn agent_card(url: &str) -> AgentCard { const SPEC: CardSpec = …; SPEC.card(url) } }
 //         impl Agent for WeatherAgent { fn card(&self, url) { Self::agent_card(url) } }
 //         impl AgentExecutor for WeatherAgent { fn execute(…) { run_execute(…, Self::execute(self, ctx, &queue)) } }

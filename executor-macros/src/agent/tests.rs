@@ -16,7 +16,7 @@ fn agent_executor_short_form() {
 #[test]
 fn agent_executor_all_arms_generic() {
     let out = super::expand_executor(quote!(
-        crate = ::my::executor_core;
+        crate = ::my::tool_executor;
         impl<T: Send + Sync + 'static> Wrapper<T> where T: Clone,
         execute: |ctx, queue| async move { self.run(ctx, queue).await },
         cancel: |_ctx, _queue| async { Ok(()) },

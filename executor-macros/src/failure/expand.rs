@@ -16,7 +16,7 @@ use super::parse::{Class, Kind};
 //     }
 // Output:
 //     const _: () = {
-//         use ::executor_core::__private as __rt;
+//         use ::tool_executor::__private as __rt;
 //         impl From<WeatherError> for __rt::ToolFailure { fn from(…) -> Self { … } }
 //         impl __rt::FailureCodes for WeatherError {
 //             const FAILURE_CODES: &'static [&'static str] = &["unknown_city", "unavailable"];
@@ -168,7 +168,7 @@ fn data_value(variant: &Variant<'_>, fields: &[&Field<'_>], bindings: &[Ident]) 
 
 // Concrete types keep the error itself as the source when it is `Error + Send + Sync +
 // 'static`; generic ones (whose impl is checked once for every instantiation) keep a snapshot
-// of its text and source chain. See `executor_core::failure::support`.
+// of its text and source chain. See `tool_executor::failure::support`.
 fn keep_source(input: &Input<'_>, error: &Ident, failure: &Ident) -> TokenStream {
     if input.is_generic() {
         quote! {{

@@ -250,7 +250,7 @@ fn misplaced_or_unknown(meta: &ParseNestedMeta<'_>, key: &str, place: Place) -> 
             "`code` goes on each variant, not on the enum: every variant has its own code".to_owned()
         }
         ("crate", Place::Variant) => {
-            "`crate` goes on the enum: write `#[failure(crate = ::path::to::executor_core)]` above `enum`".to_owned()
+            "`crate` goes on the enum: write `#[failure(crate = ::path::to::tool_executor)]` above `enum`".to_owned()
         }
         ("skip", _) => "`skip` goes on a field, to leave it out of the variant's `data`".to_owned(),
         (other, Place::Field) if STRUCT.keys.contains(&other) => format!(

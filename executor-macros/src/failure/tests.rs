@@ -26,7 +26,7 @@ fn snapshot_enum() {
 #[test]
 fn snapshot_generic_struct() {
     let out = super::expand(quote! {
-        #[failure(crate = ::renamed::executor_core, data)]
+        #[failure(crate = ::renamed::tool_executor, data)]
         struct Missing<'a, T: Clone> where T: Send { key: &'a str, value: T }
     });
     assert_expansion("failure_generic_struct", out);

@@ -20,7 +20,7 @@ use crate::krate::CratePath;
 //     /// The `add` tool …
 //     pub struct add {}
 //     const _: () = {
-//         use ::executor_core::__private as __rt;
+//         use ::tool_executor::__private as __rt;
 //         impl add { pub fn spec() -> &'static Arc<ToolSpec> { <Self as Tool>::spec() } }
 //         impl __rt::Tool for add { const NAME = "add"; fn spec() …; fn call(…) -> impl Future … }
 //     };
@@ -179,7 +179,7 @@ pub fn expand_tools(model: &ToolsImpl, block: &syn::ItemImpl) -> TokenStream {
 // Input:  toolset![add, math::divide]
 // Output:
 //     {
-//         use ::executor_core::__private as __rt;
+//         use ::tool_executor::__private as __rt;
 //         const __EXECUTOR_NAMES: &[&str] = &[<add as __rt::Tool>::NAME, <math::divide as __rt::Tool>::NAME];
 //         const __EXECUTOR_ENTRIES: &[&str] = &["add", "math::divide"];
 //         const _: () = __rt::check_unique_name(__EXECUTOR_NAMES, __EXECUTOR_ENTRIES, 1);

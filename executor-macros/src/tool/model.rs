@@ -296,7 +296,7 @@ fn strip_param_attrs(sig: &mut Signature, errors: &mut Errors) -> Vec<(ArgAttr, 
 /// `Some(true)` for `&ToolContext`, `Some(false)` after reporting `&mut ToolContext` or
 /// `ToolContext` by value, `None`
 /// for any other type. The type is checked by rustc too: the generated call passes a
-/// `&executor_core::ToolContext`, so a different type named `ToolContext` fails to compile
+/// `&tool_executor::ToolContext`, so a different type named `ToolContext` fails to compile
 /// instead of being silently injected.
 fn context_param(ty: &Type, errors: &mut Errors) -> Option<bool> {
     if let Type::Path(p) = ty

@@ -1,6 +1,6 @@
 //! Compile-time schemas for types the macro can see through: primitives, `String`/`str`,
 //! `Cow<str>`, `Option<T>`, `Vec<T>` and slices of those. The JSON is what schemars 1.x emits
-//! for the same types (a test in executor-core compares them), so a literal and a runtime
+//! for the same types (a test in tool-executor compares them), so a literal and a runtime
 //! schema never disagree.
 
 use syn::{GenericArgument, PathArguments, Type};

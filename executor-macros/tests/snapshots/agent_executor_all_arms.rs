@@ -1,6 +1,6 @@
 #[allow(unused_qualifications)]
 const _: () = {
-    use ::my::executor_core::__private as __rt;
+    use ::my::tool_executor::__private as __rt;
     #[automatically_derived]
     impl<T: Send + Sync + 'static> __rt::a2a::AgentExecutor for Wrapper<T>
     where

@@ -1,6 +1,6 @@
 #[allow(unused_qualifications)]
 const _: () = {
-    use ::executor_core::__private as __rt;
+    use ::tool_executor::__private as __rt;
     #[automatically_derived]
     impl ::core::convert::From<WeatherError> for __rt::ToolFailure {
         fn from(__executor_error: WeatherError) -> Self {

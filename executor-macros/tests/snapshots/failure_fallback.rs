@@ -3,7 +3,7 @@
 }
 #[allow(unused_qualifications)]
 const _: () = {
-    use ::executor_core::__private as __rt;
+    use ::tool_executor::__private as __rt;
     #[automatically_derived]
     impl<T> ::core::convert::From<E<T>> for __rt::ToolFailure {
         fn from(_: E<T>) -> Self {

@@ -1,6 +1,6 @@
 #[allow(unused_qualifications)]
 const _: () = {
-    use ::renamed::executor_core::__private as __rt;
+    use ::renamed::tool_executor::__private as __rt;
     #[automatically_derived]
     impl<'a, T: Clone> ::core::convert::From<Missing<'a, T>> for __rt::ToolFailure
     where

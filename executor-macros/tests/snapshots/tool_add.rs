@@ -7,7 +7,7 @@ pub fn add(a: i64, b: i64) -> i64 {
 pub struct add {}
 #[allow(unused_qualifications)]
 const _: () = {
-    use ::executor_core::__private as __rt;
+    use ::tool_executor::__private as __rt;
     impl add {
         ///The spec of the `add` tool, built on first use and shared.
         #[must_use]

@@ -12,7 +12,7 @@ async fn weather(
 struct weather {}
 #[allow(unused_qualifications)]
 const _: () = {
-    use ::executor_core::__private as __rt;
+    use ::tool_executor::__private as __rt;
     impl weather {
         ///The spec of the `get_weather` tool, built on first use and shared.
         #[must_use]

@@ -7,7 +7,7 @@ impl Counter {
 }
 #[allow(unused_qualifications)]
 const _: () = {
-    use ::executor_core::__private as __rt;
+    use ::tool_executor::__private as __rt;
     #[automatically_derived]
     impl __rt::ContextExecutor for Counter {
         fn call<'__executor>(

@@ -1,6 +1,6 @@
 fn f() {
     let _ = {
-        use ::executor_core::__private as __rt;
+        use ::tool_executor::__private as __rt;
         const __EXECUTOR_NAMES: &[&str] = &[
             <add as __rt::Tool>::NAME,
             <math::divide as __rt::Tool>::NAME,

@@ -7,27 +7,27 @@ mod core {}
 
 /// The runtime under another name.
 pub mod reexport {
-    pub use ::executor_core as executor_core;
+    pub use ::tool_executor as tool_executor;
 }
 
-use executor_core::agent::{A2aResult, EventQueueWriter, RequestContext};
+use tool_executor::agent::{A2aResult, EventQueueWriter, RequestContext};
 
 /// An agent through the re-export.
 pub struct Renamed;
 
-executor_core::agent_executor!(crate = crate::reexport::executor_core; Renamed, |_ctx, _queue| async { Ok(()) });
+tool_executor::agent_executor!(crate = crate::reexport::tool_executor; Renamed, |_ctx, _queue| async { Ok(()) });
 
 /// A generic agent.
 pub struct Generic<T>(pub T);
 
 /// Answers with its label.
-#[executor_core::agent(
-    crate = crate::reexport::executor_core,
+#[tool_executor::agent(
+    crate = crate::reexport::tool_executor,
     skill(id = "label", tags = ["label"]),
 )]
 impl<T: std::fmt::Display + Send + Sync + 'static> Generic<T> {
     async fn execute(&self, ctx: &RequestContext, queue: &dyn EventQueueWriter) -> A2aResult<()> {
-        executor_core::agent::Emitter::new(ctx, queue)
+        tool_executor::agent::Emitter::new(ctx, queue)
             .complete_with_message(self.0.to_string())
             .await
     }
@@ -36,7 +36,7 @@ impl<T: std::fmt::Display + Send + Sync + 'static> Generic<T> {
 fn main() {
     let card = Generic::<u8>::agent_card("http://localhost:1");
     assert_eq!(card.name, "Generic");
-    fn is_agent<A: executor_core::agent::Agent>(_: &A) {}
+    fn is_agent<A: tool_executor::agent::Agent>(_: &A) {}
     is_agent(&Generic(1u8));
-    let _: &dyn executor_core::agent::AgentExecutor = &Renamed;
+    let _: &dyn tool_executor::agent::AgentExecutor = &Renamed;
 }

@@ -2,7 +2,7 @@
 //! `description = ""` leaves the description empty on purpose.
 #![deny(missing_docs)]
 
-use executor_core::tool;
+use tool_executor::tool;
 
 /// Adds.
 #[tool(read_only)]

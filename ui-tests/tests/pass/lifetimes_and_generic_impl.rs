@@ -2,7 +2,7 @@
 
 use std::marker::PhantomData;
 
-use executor_core::prelude::*;
+use tool_executor::prelude::*;
 
 /// Picks the longer string.
 #[tool]

@@ -2,13 +2,13 @@
 //! re-exports it under a different name.
 
 mod runtime {
-    pub use ::executor_core as exec;
+    pub use ::tool_executor as exec;
 }
 
-use executor_core::ToolExecutor;
+use tool_executor::ToolExecutor;
 
 /// Adds.
-#[executor_core::tool(crate = crate::runtime::exec)]
+#[tool_executor::tool(crate = crate::runtime::exec)]
 fn add(a: i64, b: i64) -> i64 {
     a + b
 }
@@ -16,7 +16,7 @@ fn add(a: i64, b: i64) -> i64 {
 /// A service.
 struct Service;
 
-#[executor_core::tools(crate = crate::runtime::exec)]
+#[tool_executor::tools(crate = crate::runtime::exec)]
 impl Service {
     /// Pings.
     #[tool]
@@ -26,7 +26,7 @@ impl Service {
 }
 
 fn main() {
-    let tools = executor_core::toolset!(crate = crate::runtime::exec; add);
+    let tools = tool_executor::toolset!(crate = crate::runtime::exec; add);
     assert_eq!(tools.len(), 1);
     assert_eq!(Service.specs().len(), 1);
 }

@@ -17,7 +17,7 @@ struct Arc;
 #[allow(dead_code)] // named like the alias every expansion opens with
 mod __rt {}
 
-use executor_core::{ToolContext, tool, tools, toolset};
+use tool_executor::{ToolContext, tool, tools, toolset};
 
 /// Adds two numbers.
 #[tool(read_only, timeout = "1s")]

@@ -33,7 +33,7 @@ pub(super) struct StdioCommand {
 /// How to reach an MCP server: a command speaking MCP on stdio, or a streamable HTTP URL.
 ///
 /// ```
-/// use executor_core::mcp::McpServerConfig;
+/// use tool_executor::mcp::McpServerConfig;
 /// use std::time::Duration;
 ///
 /// let config = McpServerConfig::stdio("files", "python3")
@@ -76,7 +76,7 @@ impl McpServerConfig {
     /// your own `Cargo.toml` for `https`).
     ///
     /// ```
-    /// use executor_core::mcp::McpServerConfig;
+    /// use tool_executor::mcp::McpServerConfig;
     ///
     /// let remote = McpServerConfig::http("weather", "http://127.0.0.1:8080/mcp").prefixed(true);
     /// assert_eq!(remote.name(), "weather");

@@ -58,7 +58,7 @@ impl ClientHandler for Relay {
     fn get_info(&self) -> ClientConfig {
         ClientConfig::new(
             ClientCapabilities::default(),
-            Implementation::new("executor-core", env!("CARGO_PKG_VERSION")),
+            Implementation::new("tool-executor", env!("CARGO_PKG_VERSION")),
         )
     }
 }

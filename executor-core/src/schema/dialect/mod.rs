@@ -20,7 +20,7 @@
 //!   emitted in the provider's non-strict form, `strict` is `false`, and a loss says why.
 //!
 //! ```
-//! use executor_core::schema::dialect::Dialect;
+//! use tool_executor::schema::dialect::Dialect;
 //! use serde_json::json;
 //!
 //! let canonical = json!({
@@ -118,7 +118,7 @@ impl Dialect {
     /// The arguments schema `canonical` in this dialect (its root is always an object).
     ///
     /// ```
-    /// use executor_core::schema::dialect::Dialect;
+    /// use tool_executor::schema::dialect::Dialect;
     /// use serde_json::json;
     ///
     /// // An open map cannot be strict for OpenAI: the tool is declared non-strict.

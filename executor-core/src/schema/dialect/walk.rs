@@ -499,7 +499,7 @@ pub(super) fn is_structural(key: &str) -> bool {
 /// integer; a parameter of a float type accepts it as before.
 ///
 /// ```
-/// use executor_core::schema::dialect::integral_floats_to_integers;
+/// use tool_executor::schema::dialect::integral_floats_to_integers;
 /// use serde_json::json;
 ///
 /// let mut args = json!({"a": 2.0, "b": [1.5, 3.0], "c": {"d": -4.0}});

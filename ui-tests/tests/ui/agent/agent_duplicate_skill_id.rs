@@ -1,9 +1,9 @@
-use executor_core::agent::{A2aResult, EventQueueWriter, RequestContext};
+use tool_executor::agent::{A2aResult, EventQueueWriter, RequestContext};
 
 struct Agent;
 
 /// Echoes.
-#[executor_core::agent(
+#[tool_executor::agent(
     skill(id = "echo", tags = ["echo"]),
     skill(id = "echo", name = "Echo again", tags = ["echo"]),
 )]

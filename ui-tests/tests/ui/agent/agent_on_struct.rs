@@ -1,5 +1,5 @@
 /// Echoes.
-#[executor_core::agent(skill(id = "echo", tags = ["echo"]))]
+#[tool_executor::agent(skill(id = "echo", tags = ["echo"]))]
 struct Agent;
 
 fn main() {}

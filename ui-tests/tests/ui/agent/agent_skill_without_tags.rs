@@ -1,9 +1,9 @@
-use executor_core::agent::{A2aResult, EventQueueWriter, RequestContext};
+use tool_executor::agent::{A2aResult, EventQueueWriter, RequestContext};
 
 struct Agent;
 
 /// Echoes.
-#[executor_core::agent(skill(id = "echo", tags = []))]
+#[tool_executor::agent(skill(id = "echo", tags = []))]
 impl Agent {
     async fn execute(&self, _ctx: &RequestContext, _queue: &dyn EventQueueWriter) -> A2aResult<()> {
         Ok(())

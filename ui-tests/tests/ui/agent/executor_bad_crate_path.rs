@@ -1,5 +1,5 @@
 struct Agent;
 
-executor_core::agent_executor!(crate = executor_core; Agent, |_ctx, _queue| async { Ok(()) });
+tool_executor::agent_executor!(crate = tool_executor; Agent, |_ctx, _queue| async { Ok(()) });
 
 fn main() {}

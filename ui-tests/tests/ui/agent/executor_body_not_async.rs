@@ -1,6 +1,6 @@
 struct Agent;
 
-executor_core::agent_executor!(Agent, |_ctx, _queue| {
+tool_executor::agent_executor!(Agent, |_ctx, _queue| {
     Ok(())
 });
 

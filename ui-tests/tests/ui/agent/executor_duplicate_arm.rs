@@ -1,6 +1,6 @@
 struct Agent;
 
-executor_core::agent_executor!(Agent,
+tool_executor::agent_executor!(Agent,
     execute: |_ctx, _queue| async { Ok(()) },
     cancel: |_ctx, _queue| async { Ok(()) },
     cancel: |_ctx, _queue| async { Ok(()) },

@@ -1,9 +1,9 @@
 struct Agent;
 
-async fn run() -> executor_core::agent::A2aResult<()> {
+async fn run() -> tool_executor::agent::A2aResult<()> {
     Ok(())
 }
 
-executor_core::agent_executor!(Agent, execute: run);
+tool_executor::agent_executor!(Agent, execute: run);
 
 fn main() {}

@@ -1,8 +1,8 @@
-use executor_core::agent::RequestContext;
+use tool_executor::agent::RequestContext;
 
 struct Agent;
 
-executor_core::agent_executor!(Agent, |ctx: &RequestContext, _queue| async move {
+tool_executor::agent_executor!(Agent, |ctx: &RequestContext, _queue| async move {
     let _ = ctx;
     Ok(())
 });

@@ -1,6 +1,6 @@
 struct Agent;
 
-executor_core::agent_executor!(Agent, |ctx| async move {
+tool_executor::agent_executor!(Agent, |ctx| async move {
     let _ = ctx;
     Ok(())
 });

@@ -1,8 +1,8 @@
-use executor_core::prelude::*;
+use tool_executor::prelude::*;
 
 #[derive(Debug, ToolFailure)]
 enum E {
-    #[failure(crate = ::executor_core)]
+    #[failure(crate = ::tool_executor)]
     Busy,
 }
 

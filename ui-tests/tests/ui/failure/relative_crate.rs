@@ -1,7 +1,7 @@
-use executor_core::prelude::*;
+use tool_executor::prelude::*;
 
 #[derive(Debug, ToolFailure)]
-#[failure(crate = executor_core)]
+#[failure(crate = tool_executor)]
 enum E {
     Busy,
 }

@@ -1,4 +1,4 @@
-use executor_core::prelude::*;
+use tool_executor::prelude::*;
 
 // `fatal` is what other libraries call a failure that must not be retried: here `terminal`.
 #[derive(Debug, ToolFailure)]

@@ -1,4 +1,4 @@
-use executor_core::prelude::*;
+use tool_executor::prelude::*;
 
 // `retryable` is `ordinary` (the default class).
 #[derive(Debug, ToolFailure)]

@@ -1,4 +1,4 @@
-use executor_core::prelude::*;
+use tool_executor::prelude::*;
 
 /// Greets. An optional argument is `#[arg(default)]` (or an `Option<T>`).
 #[tool]

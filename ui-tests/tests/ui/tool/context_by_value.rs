@@ -1,4 +1,4 @@
-use executor_core::prelude::*;
+use tool_executor::prelude::*;
 
 /// Reads the attempt. The context is lent for the call: take `&ToolContext`.
 #[tool]

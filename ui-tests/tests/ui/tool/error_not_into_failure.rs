@@ -1,4 +1,4 @@
-use executor_core::prelude::*;
+use tool_executor::prelude::*;
 
 /// An error with no mapping to a tool failure.
 #[derive(Debug)]

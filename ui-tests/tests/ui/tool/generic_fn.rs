@@ -1,4 +1,4 @@
-use executor_core::prelude::*;
+use tool_executor::prelude::*;
 
 /// Echoes anything.
 #[tool]

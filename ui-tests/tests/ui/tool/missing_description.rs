@@ -1,4 +1,4 @@
-use executor_core::prelude::*;
+use tool_executor::prelude::*;
 
 // No `///` line: a model would see only the name `add`.
 #[tool]

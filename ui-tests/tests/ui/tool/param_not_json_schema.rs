@@ -1,4 +1,4 @@
-use executor_core::prelude::*;
+use tool_executor::prelude::*;
 
 /// Decodable, but with no JSON Schema for the model.
 #[derive(serde::Deserialize)]

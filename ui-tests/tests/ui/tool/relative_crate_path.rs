@@ -1,7 +1,7 @@
-use executor_core::prelude::*;
+use tool_executor::prelude::*;
 
 /// Adds.
-#[tool(crate = executor_core)]
+#[tool(crate = tool_executor)]
 fn add(a: i64, b: i64) -> i64 {
     a + b
 }

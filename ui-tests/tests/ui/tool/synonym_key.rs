@@ -1,4 +1,4 @@
-use executor_core::prelude::*;
+use tool_executor::prelude::*;
 
 /// Looks up the weather. MCP calls the hint `readOnlyHint`; the key is `read_only`.
 #[tool(readOnlyHint)]

@@ -1,9 +1,9 @@
-use executor_core::prelude::*;
+use tool_executor::prelude::*;
 
 /// A service.
 pub struct Service;
 
-#[tools(krate = ::executor_core)]
+#[tools(krate = ::tool_executor)]
 impl Service {
     /// One.
     #[tool]
