@@ -2,6 +2,8 @@
 //! `timeout` ends the call while the body still blocks, a cancellation too, and progress goes
 //! through the non-blocking `ToolContext::try_progress`.
 
+mod tool_support;
+
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc as std_mpsc;
@@ -11,6 +13,7 @@ use std::time::Duration;
 use tokio_util::sync::CancellationToken;
 use tool_executor::prelude::*;
 use tool_executor::{ChunkDropped, FailureKind, ToolStreamChunk};
+use tool_support::drain;
 
 /// Set when `stall` returns, so a test sees whether the failure came before the body ended.
 static STALL_FINISHED: LazyLock<Arc<AtomicBool>> = LazyLock::new(Arc::default);
@@ -207,15 +210,4 @@ async fn state_changes_and_argument_errors_cross_the_thread() {
         failure.message(),
         "steps: expected an integer from 0 to 4294967295, got \"two\""
     );
-}
-
-async fn drain(mut rx: tokio::sync::mpsc::Receiver<ToolStreamChunk>) -> Vec<serde_json::Value> {
-    let mut chunks = Vec::new();
-    while let Some(chunk) = tokio::time::timeout(Duration::from_secs(10), rx.recv())
-        .await
-        .expect("stream stalled")
-    {
-        chunks.push(serde_json::to_value(&chunk).unwrap());
-    }
-    chunks
 }

@@ -2,7 +2,6 @@
 //! pool, so the caller's deadline, the tool's `timeout` and a cancellation end the call on time
 //! even while the body blocks (issue 15, point 4).
 
-use std::future::Future;
 use std::panic::resume_unwind;
 use std::pin::pin;
 use std::sync::Arc;
@@ -33,36 +32,34 @@ use crate::tool::executor::ToolExecution;
 ///
 /// # Errors
 /// `body`'s own failure, a panic, timeout or cancellation failure, or a state mismatch.
-pub fn call_blocking<'a, F>(
+pub async fn call_blocking<F>(
     tool: &'static str,
-    params: &'a Value,
+    params: &Value,
     ctx: ToolContext,
     timeout: Option<Duration>,
     body: F,
-) -> impl Future<Output = Result<ToolExecution, ToolFailure>> + Send + 'a
+) -> Result<ToolExecution, ToolFailure>
 where
     F: FnOnce(&Value, &ToolContext) -> Result<Value, ToolFailure> + Send + 'static,
 {
-    async move {
-        // Shared rather than moved: the blocking thread reads and records through it, this
-        // side guards the call with its deadline and token and takes the state changes.
-        let ctx = Arc::new(ctx);
-        let output = if let Ok(runtime) = tokio::runtime::Handle::try_current() {
-            let (params, shared) = (params.clone(), Arc::clone(&ctx));
-            let joined = async move {
-                match runtime.spawn_blocking(move || body(&params, &shared)).await {
-                    Ok(output) => output,
-                    // Re-raised here so `drive`'s panic boundary words it like any other.
-                    Err(e) if e.is_panic() => resume_unwind(e.into_panic()),
-                    // The runtime is shutting down.
-                    Err(_) => Err(ToolFailure::cancelled(tool)),
-                }
-            };
-            drive(tool, &ctx, timeout, pin!(joined)).await?
-        } else {
-            let inline = async { body(params, &ctx) };
-            drive(tool, &ctx, timeout, pin!(inline)).await?
+    // Shared rather than moved: the blocking thread reads and records through it, this side
+    // guards the call with its deadline and token and takes the state changes.
+    let ctx = Arc::new(ctx);
+    let output = if let Ok(runtime) = tokio::runtime::Handle::try_current() {
+        let (params, shared) = (params.clone(), Arc::clone(&ctx));
+        let joined = async move {
+            match runtime.spawn_blocking(move || body(&params, &shared)).await {
+                Ok(output) => output,
+                // Re-raised here so `drive`'s panic boundary words it like any other.
+                Err(e) if e.is_panic() => resume_unwind(e.into_panic()),
+                // The runtime is shutting down.
+                Err(_) => Err(ToolFailure::cancelled(tool)),
+            }
         };
-        finish(output, &ctx)
-    }
+        drive(tool, &ctx, timeout, pin!(joined)).await?
+    } else {
+        let inline = async { body(params, &ctx) };
+        drive(tool, &ctx, timeout, pin!(inline)).await?
+    };
+    finish(output, &ctx)
 }
