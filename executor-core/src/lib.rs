@@ -209,6 +209,9 @@
 #[cfg(feature = "a2a")]
 #[cfg_attr(docsrs, doc(cfg(feature = "a2a")))]
 pub mod agent;
+#[cfg(feature = "car-ir")]
+#[cfg_attr(docsrs, doc(cfg(feature = "car-ir")))]
+pub mod car;
 pub mod failure;
 #[cfg(feature = "mcp")]
 #[cfg_attr(docsrs, doc(cfg(feature = "mcp")))]
