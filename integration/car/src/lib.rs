@@ -1,0 +1,9 @@
+//! A car user's crate: it depends on car-engine 0.60 and async-trait, and expands the bridge.
+//! `tests/runtime.rs` runs these tools inside car's own `Runtime`.
+
+pub mod tools;
+
+tool_executor::car_executor!(
+    /// Our tools, as car-engine's `ToolExecutor`.
+    pub CarTools
+);
