@@ -10,7 +10,7 @@
 extern crate self as car_engine;
 
 // The copy is car-engine's text, kept verbatim: its docs and lints are car-engine's.
-#[allow(missing_docs, clippy::pedantic)]
+#[allow(missing_docs, clippy::all, clippy::pedantic)]
 mod car_stand_in;
 #[path = "../../integration/car/src/tools.rs"]
 mod tools;
@@ -165,7 +165,11 @@ async fn typed_failures_keep_their_class_and_details() {
     // Not ours: unhandled, so car's runtime runs its built-in of that name.
     let unknown = call("read_file", json!({"path": "/etc/hostname"})).await;
     assert!(unknown.is_unhandled());
-    assert!(unknown.message.starts_with("unknown tool `read_file`"), "{}", unknown.message);
+    assert!(
+        unknown.message.starts_with("unknown tool `read_file`"),
+        "{}",
+        unknown.message
+    );
 
     // Invalid arguments never reach the tool.
     let invalid = call("flaky", json!({"until": "two"})).await;

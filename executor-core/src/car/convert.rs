@@ -22,7 +22,10 @@ impl From<&ToolFailure> for car_ir::ToolFailure {
     fn from(failure: &ToolFailure) -> Self {
         let message = if has_details(failure) {
             let details = structured(failure);
-            with_marker(failure.message(), details.as_object().unwrap_or(&Map::new()))
+            with_marker(
+                failure.message(),
+                details.as_object().unwrap_or(&Map::new()),
+            )
         } else {
             failure.message().to_owned()
         };
@@ -95,7 +98,7 @@ fn retry_after(details: &Map<String, Value>) -> Option<Duration> {
         .map(Duration::from_millis)
 }
 
-/// `message` followed by the marker holding `details`, keys sorted whatever serde_json's
+/// `message` followed by the marker holding `details`, keys sorted whatever `serde_json`'s
 /// `preserve_order` feature says, so the text is the same in every build.
 fn with_marker(message: &str, details: &Map<String, Value>) -> String {
     let sorted: BTreeMap<&String, &Value> = details.iter().collect();
@@ -171,7 +174,10 @@ impl From<car_ir::ToolStreamChunk> for ToolStreamChunk {
                 let details = details.unwrap_or_default();
                 Self::Error {
                     message: text.to_owned(),
-                    code: details.get("code").and_then(Value::as_str).map(str::to_owned),
+                    code: details
+                        .get("code")
+                        .and_then(Value::as_str)
+                        .map(str::to_owned),
                     classification: details
                         .get("classification")
                         .cloned()

@@ -11,7 +11,10 @@ fn marker_of(message: &str) -> (&str, Value) {
     let json = message[at + FAILURE_MARKER.len()..]
         .strip_suffix(']')
         .expect("the marker ends the message");
-    (&message[..at], serde_json::from_str(json).expect("marker JSON"))
+    (
+        &message[..at],
+        serde_json::from_str(json).expect("marker JSON"),
+    )
 }
 
 fn round_trip(ours: &ToolFailure) -> (car_ir::ToolFailure, ToolFailure) {
@@ -95,7 +98,10 @@ fn a_redacted_failure_sends_neither_its_text_nor_its_data() {
 #[test]
 fn cars_own_failures_map_by_class() {
     let ordinary = ToolFailure::from(car_ir::ToolFailure::ordinary("action timed out after 50ms"));
-    assert_eq!(ordinary, ToolFailure::ordinary("action timed out after 50ms"));
+    assert_eq!(
+        ordinary,
+        ToolFailure::ordinary("action timed out after 50ms")
+    );
     let terminal = ToolFailure::from(car_ir::ToolFailure::terminal("halted"));
     assert_eq!(terminal, ToolFailure::terminal("halted"));
     let unhandled = ToolFailure::from(car_ir::ToolFailure::unhandled("not mine"));
@@ -115,7 +121,10 @@ fn the_marker_never_picks_the_class() {
     assert!(!back.is_terminal());
     assert!(!back.is_unhandled());
     assert_eq!(back.message(), "peer said no");
-    assert_eq!((back.code(), back.kind()), ("forged", FailureKind::UnknownTool));
+    assert_eq!(
+        (back.code(), back.kind()),
+        ("forged", FailureKind::UnknownTool)
+    );
 }
 
 #[test]
@@ -144,7 +153,9 @@ fn a_marker_quoted_in_the_data_does_not_hide_the_real_one() {
 #[test]
 fn stream_chunks_keep_their_shape_both_ways() {
     let chunks = [
-        ToolStreamChunk::Text { text: "line".into() },
+        ToolStreamChunk::Text {
+            text: "line".into(),
+        },
         ToolStreamChunk::Data {
             data: json!({"rows": 3}),
         },
@@ -255,6 +266,6 @@ fn idempotent_comes_from_the_idempotent_or_read_only_hint_only() {
         })
         .idempotent
     );
-    let bare = car_ir::ToolSchema::from(&base);
-    assert_eq!(bare.returns, None);
+    let schemaless = car_ir::ToolSchema::from(&base);
+    assert_eq!(schemaless.returns, None);
 }

@@ -3,6 +3,9 @@
 //! `executor-core/tests/car_bridge.rs` (which expands the macro against a copy of car-engine's
 //! trait and includes this file by path), so both run the very same tools.
 
+// Written as users write tools: async without awaits, owned parameters.
+#![allow(clippy::unused_async, clippy::needless_pass_by_value)]
+
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
