@@ -12,8 +12,7 @@ extern crate self as car_engine;
 // The copy is car-engine's text, kept verbatim: its docs and lints are car-engine's.
 #[allow(missing_docs, clippy::all, clippy::pedantic)]
 mod car_stand_in;
-#[path = "../../integration/car/src/tools.rs"]
-mod tools;
+mod car_tools;
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -22,7 +21,7 @@ use std::time::Duration;
 pub use car_stand_in::{Runtime, ToolExecution, ToolExecutor};
 use serde_json::{Value, json};
 use tool_executor::ToolFailure;
-use tools::Probe;
+use car_tools::Probe;
 
 tool_executor::car_executor!(
     /// The probe's tools as car-engine's `ToolExecutor`.

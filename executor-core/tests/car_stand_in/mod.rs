@@ -4,6 +4,9 @@
 //! `impl ToolExecution`), and `Runtime::register_tool_schema` below has the real signature;
 //! `.ci/car-check.sh` checks both against car-engine's source. The names the copy uses are
 //! imported as car-engine's `executor.rs` imports them.
+//!
+//! `executor.rs` is copied from car-engine 0.60.0 (<https://github.com/Parslee-ai/car>,
+//! Apache-2.0), unchanged.
 
 use std::collections::HashMap;
 use std::sync::Mutex;

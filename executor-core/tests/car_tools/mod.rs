@@ -1,7 +1,7 @@
 //! The tools the car bridge is tested with, declared with `#[tools]` as a car user would.
-//! Shared by this crate's tests against car's real `Runtime` and by
-//! `executor-core/tests/car_bridge.rs` (which expands the macro against a copy of car-engine's
-//! trait and includes this file by path), so both run the very same tools.
+//! Shared by `car_bridge.rs` (the macro against a copy of car-engine's trait) and by
+//! `integration/car` (car's real `Runtime`; its `src/lib.rs` includes this file by path), so
+//! both run the very same tools.
 
 // Written as users write tools: async without awaits, owned parameters.
 #![allow(clippy::unused_async, clippy::needless_pass_by_value)]
