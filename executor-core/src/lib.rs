@@ -192,6 +192,8 @@
 //! - `mcp` (features `mcp`, `mcp-http`): `McpServer` and `mcp_server!` serve any executor over
 //!   MCP; `McpToolExecutor` uses an MCP server's tools as an executor.
 //! - `subprocess` (feature `subprocess`): `SubprocessToolExecutor`, one process per call.
+//! - `car` (feature `car-ir`): conversions to car-ir's types and `car_executor!`, our
+//!   executors inside car-engine's own `Runtime`.
 //!
 //! ## Cargo features
 //! None is on by default: a tools-only build compiles neither hyper, rmcp nor the A2A crates.
@@ -203,6 +205,7 @@
 //! | `mcp-http` | `mcp` plus streamable HTTP both ways | `mcp`, hyper, hyper-util, reqwest (plain HTTP) |
 //! | `subprocess` | `subprocess`: `SubprocessToolExecutor` | `nix` (process groups, Unix) |
 //! | `anyhow` | `From<anyhow::Error> for ToolFailure` | `anyhow` |
+//! | `car-ir` | `car`: car-ir conversions, `car_executor!` (car-engine's `ToolExecutor`) | `car-ir` 0.60 (chrono, uuid, schemars 0.8) |
 
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
