@@ -19,9 +19,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 pub use car_stand_in::{Runtime, ToolExecution, ToolExecutor};
+use car_tools::Probe;
 use serde_json::{Value, json};
 use tool_executor::ToolFailure;
-use car_tools::Probe;
 
 tool_executor::car_executor!(
     /// The probe's tools as car-engine's `ToolExecutor`.

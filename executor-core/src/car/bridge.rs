@@ -96,22 +96,6 @@ pub async fn classified(
         .map_err(|failure| car_ir::ToolFailure::from(&failure))
 }
 
-/// [`classified`] for car's string layers that return the output alone.
-///
-/// # Errors
-/// The text car's typed failure would carry (message and marker).
-pub async fn output(
-    executor: &dyn ToolExecutor,
-    tool: &str,
-    params: &Value,
-    seed: Seed<'_>,
-) -> Result<Value, String> {
-    classified(executor, tool, params, seed)
-        .await
-        .map(|execution| execution.output)
-        .map_err(|failure| failure.message)
-}
-
 /// [`classified`] for `execute_with_action_state_in_session`, which keeps the state changes
 /// and returns failures as text.
 ///
@@ -126,6 +110,20 @@ pub async fn stateful(
     classified(executor, tool, params, seed)
         .await
         .map_err(|failure| failure.message)
+}
+
+/// [`stateful`] for car's string layers that return the output alone.
+///
+/// # Errors
+/// The text car's typed failure would carry (message and marker).
+pub async fn output(
+    executor: &dyn ToolExecutor,
+    tool: &str,
+    params: &Value,
+    seed: Seed<'_>,
+) -> Result<Value, String> {
+    let execution = stateful(executor, tool, params, seed).await;
+    execution.map(|execution| execution.output)
 }
 
 /// car's `execute_stream`: our stream of `tool`, relayed chunk by chunk into a channel of
