@@ -188,7 +188,7 @@
 //! - [`ToolContext`]: ids, attempt, deadline, cancellation, progress and state changes.
 //! - [`schema`]: the canonical JSON Schemas (2020-12) of tool inputs and outputs.
 //! - `agent` (feature `a2a`): A2A agents: `agent_executor!`, `#[agent]`, `Emitter`, `ToolAgent`,
-//!   `serve`.
+//!   `serve`; with `a2a-client`, `A2aToolExecutor` uses an agent's skills as tools.
 //! - `mcp` (features `mcp`, `mcp-http`): `McpServer` and `mcp_server!` serve any executor over
 //!   MCP; `McpToolExecutor` uses an MCP server's tools as an executor.
 //! - `subprocess` (feature `subprocess`): `SubprocessToolExecutor`, one process per call.
@@ -199,6 +199,7 @@
 //! | feature | adds | pulls in |
 //! |---|---|---|
 //! | `a2a` | `agent`: `#[agent]`, `agent_executor!`, `ToolAgent`, `serve` | `a2a-protocol-server` 0.15, `a2a-protocol-types`, hyper |
+//! | `a2a-client` | `a2a` plus `A2aToolExecutor`: an A2A agent's skills as tools | `a2a`, `a2a-protocol-client` 0.15 (no default features) |
 //! | `mcp` | `mcp`: `McpServer` on stdio, `McpToolExecutor` for stdio servers | `rmcp` (server, client, child process) |
 //! | `mcp-http` | `mcp` plus streamable HTTP both ways | `mcp`, hyper, hyper-util, reqwest (plain HTTP) |
 //! | `subprocess` | `subprocess`: `SubprocessToolExecutor` | `nix` (process groups, Unix) |
@@ -242,6 +243,9 @@ pub use tool::{
     ToolStreamChunk, spawn_stream,
 };
 
+#[cfg(feature = "a2a-client")]
+#[cfg_attr(docsrs, doc(cfg(feature = "a2a-client")))]
+pub use agent::A2aToolExecutor;
 #[cfg(feature = "mcp")]
 #[cfg_attr(docsrs, doc(cfg(feature = "mcp")))]
 pub use mcp::{McpServer, McpServerConfig, McpToolExecutor};

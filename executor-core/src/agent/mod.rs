@@ -87,6 +87,8 @@
 //! call ([`Emitter::is_cancelled`], [`Emitter::end_if_cancelled`], [`Emitter::until_cancelled`]).
 
 mod card;
+#[cfg(feature = "a2a-client")]
+mod client;
 mod emitter;
 mod example;
 mod limit;
@@ -95,6 +97,12 @@ mod serve;
 mod tools;
 
 pub use card::Agent;
+#[cfg(feature = "a2a-client")]
+#[cfg_attr(docsrs, doc(cfg(feature = "a2a-client")))]
+pub use client::{
+    A2aClientConfig, A2aClientError, A2aToolExecutor, DEFAULT_A2A_CANCEL_TIMEOUT,
+    DEFAULT_A2A_CONNECT_TIMEOUT, DEFAULT_A2A_REQUEST_TIMEOUT,
+};
 #[doc(hidden)]
 pub use card::{CardSpec, SkillSpec};
 pub use emitter::{Emitter, failure_class};
