@@ -97,14 +97,14 @@ mod serve;
 mod tools;
 
 pub use card::Agent;
+#[doc(hidden)]
+pub use card::{CardSpec, SkillSpec};
 #[cfg(feature = "a2a-client")]
 #[cfg_attr(docsrs, doc(cfg(feature = "a2a-client")))]
 pub use client::{
     A2aClientConfig, A2aClientError, A2aToolExecutor, DEFAULT_A2A_CANCEL_TIMEOUT,
     DEFAULT_A2A_CONNECT_TIMEOUT, DEFAULT_A2A_REQUEST_TIMEOUT,
 };
-#[doc(hidden)]
-pub use card::{CardSpec, SkillSpec};
 pub use emitter::{Emitter, failure_class};
 pub use limit::DEFAULT_MAX_A2A_REQUEST_BYTES;
 pub use queue::TaskQueue;

@@ -105,9 +105,7 @@ mod tests {
     fn published_skills_take_data_and_others_text() {
         let mut card = AgentCard::new("t", "1", AgentInterface::jsonrpc("http://127.0.0.1:1"))
             .with_capabilities(AgentCapabilities::none())
-            .with_skill(
-                AgentSkill::new("add", "Add", "Adds.").with_tags(["tool", "read-only"]),
-            )
+            .with_skill(AgentSkill::new("add", "Add", "Adds.").with_tags(["tool", "read-only"]))
             .with_skill(AgentSkill::new("chat", "chat", "Chats.").with_examples(["hi"]));
         card.capabilities.extensions = Some(vec![AgentExtension {
             uri: TOOL_SCHEMAS_EXTENSION.to_owned(),
@@ -122,7 +120,10 @@ mod tests {
         assert_eq!(catalog.routes["add"], Input::Data);
         assert_eq!(catalog.routes["chat"], Input::Text);
         let add = &catalog.specs[0];
-        assert_eq!(add.input_schema, json!({"type": "object", "required": ["a"]}));
+        assert_eq!(
+            add.input_schema,
+            json!({"type": "object", "required": ["a"]})
+        );
         assert_eq!(add.output_schema, Some(json!({"type": "integer"})));
         assert_eq!(add.annotations.title.as_deref(), Some("Add"));
         assert_eq!(add.annotations.read_only, Some(true));

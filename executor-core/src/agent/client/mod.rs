@@ -148,7 +148,13 @@ impl fmt::Debug for A2aToolExecutor {
             .field("agent", &self.shared.card.name)
             .field(
                 "tools",
-                &self.shared.catalog.specs.iter().map(|s| &s.name).collect::<Vec<_>>(),
+                &self
+                    .shared
+                    .catalog
+                    .specs
+                    .iter()
+                    .map(|s| &s.name)
+                    .collect::<Vec<_>>(),
             )
             .finish()
     }
@@ -229,7 +235,12 @@ impl A2aToolExecutor {
         }
     }
 
-    async fn streamed(&self, tool: &str, params: MessageSendParams, fold: &mut Fold<'_>) -> Outcome {
+    async fn streamed(
+        &self,
+        tool: &str,
+        params: MessageSendParams,
+        fold: &mut Fold<'_>,
+    ) -> Outcome {
         let shared = &self.shared;
         let mut stream = shared
             .client
@@ -260,7 +271,12 @@ impl A2aToolExecutor {
         }
     }
 
-    async fn blocking(&self, tool: &str, params: MessageSendParams, fold: &mut Fold<'_>) -> Outcome {
+    async fn blocking(
+        &self,
+        tool: &str,
+        params: MessageSendParams,
+        fold: &mut Fold<'_>,
+    ) -> Outcome {
         let agent = &self.shared.card.name;
         let response = self
             .shared
@@ -271,7 +287,13 @@ impl A2aToolExecutor {
         let task = match response {
             SendMessageResponse::Task(task) => task,
             SendMessageResponse::Message(message) => return Ok(answer(&message)),
-            _ => return Err(unexpected(tool, agent, "an answer this client does not know")),
+            _ => {
+                return Err(unexpected(
+                    tool,
+                    agent,
+                    "an answer this client does not know",
+                ));
+            }
         };
         let state = task.status.state;
         match fold.task(task).await {
@@ -282,11 +304,9 @@ impl A2aToolExecutor {
 }
 
 fn unexpected(tool: &str, agent: &str, what: &str) -> ToolFailure {
-    ToolFailure::ordinary(format!(
-        "A2A agent `{agent}` answered `{tool}` with {what}"
-    ))
-    .with_kind(crate::FailureKind::Internal)
-    .with_code("a2a_protocol")
+    ToolFailure::ordinary(format!("A2A agent `{agent}` answered `{tool}` with {what}"))
+        .with_kind(crate::FailureKind::Internal)
+        .with_code("a2a_protocol")
 }
 
 /// The message that calls `tool`: a data part for a published skill, a text part otherwise.

@@ -1,16 +1,18 @@
 //! What an agent answers, as a call's stream chunks, output or failure.
 
+use std::time::Duration;
+
 use a2a_protocol_client::ClientError;
 use a2a_protocol_types::events::StreamResponse;
 use a2a_protocol_types::failure::class_of;
 use a2a_protocol_types::message::{Message, Part, PartContent};
 use a2a_protocol_types::task::{Task, TaskState, TaskStatus};
+
 use serde_json::Value;
 
 use super::catalog::Input;
 use crate::agent::{OUTPUT_ARTIFACT, RESULT_ARTIFACT};
 use crate::failure::transport::{A2aFailureClass, A2aOutcome, A2aTerminal, from_a2a};
-use crate::schema::dialect::integral_floats_to_integers;
 use crate::{FailureKind, ToolContext, ToolExecution, ToolFailure};
 
 /// The end of a call: its output or its failure.
@@ -107,7 +109,10 @@ impl<'a> Fold<'a> {
     /// A `working` update: progress when it carries a fraction, else its text.
     async fn working(&self, message: Option<&Message>, metadata: Option<&Value>) {
         let text = message.map(texts).filter(|t| !t.is_empty());
-        match metadata.and_then(|m| m.get("progress")).and_then(Value::as_f64) {
+        match metadata
+            .and_then(|m| m.get("progress"))
+            .and_then(Value::as_f64)
+        {
             Some(fraction) => self.ctx.progress(fraction, text).await,
             None => {
                 if let Some(text) = text {
@@ -161,17 +166,20 @@ impl<'a> Fold<'a> {
             }
             _ => A2aTerminal::Failed(class.unwrap_or(A2aFailureClass::Transient)),
         };
-        let message = note.map(texts).filter(|t| !t.is_empty()).unwrap_or_else(|| {
-            format!("tool `{}`: the agent ended the task `{}`", self.tool, status.state)
-        });
+        let message = note
+            .map(texts)
+            .filter(|t| !t.is_empty())
+            .unwrap_or_else(|| {
+                format!(
+                    "tool `{}`: the agent ended the task `{}`",
+                    self.tool, status.state
+                )
+            });
         let code = detail("code")
             .and_then(|c| c.as_str().map(str::to_owned))
             .unwrap_or_else(|| "a2a_task_failed".to_owned());
-        let mut data = detail("data");
-        if let Some(data) = &mut data {
-            integral_floats_to_integers(data);
-        }
-        from_a2a(
+        let data = detail("data");
+        let failure = from_a2a(
             self.tool,
             A2aOutcome {
                 terminal,
@@ -179,7 +187,13 @@ impl<'a> Fold<'a> {
                 code,
                 data,
             },
-        )
+        );
+        // The retry hint rides beside the code (`Emitter::fail_with`); a double from a
+        // protobuf peer counts when it is a whole number of milliseconds.
+        match detail("retry_after_ms").and_then(|ms| whole_ms(&ms)) {
+            Some(ms) => failure.with_retry_after(Duration::from_millis(ms)),
+            None => failure,
+        }
     }
 }
 
@@ -190,6 +204,15 @@ pub(super) fn answer(message: &Message) -> ToolExecution {
 
 fn output(value: Value) -> ToolExecution {
     ToolExecution::output_only(value)
+}
+
+fn whole_ms(value: &Value) -> Option<u64> {
+    value.as_u64().or_else(|| {
+        let ms = value.as_f64()?;
+        // Bounded and whole: the cast is exact.
+        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+        (ms.fract() == 0.0 && (0.0..=9.0e15).contains(&ms)).then(|| ms as u64)
+    })
 }
 
 fn texts(message: &Message) -> String {
@@ -213,15 +236,10 @@ fn message_value(parts: &[Part]) -> Value {
     }
 }
 
-/// A data part's data (integral doubles back to integers: peers on the protobuf binding send
-/// every number as a double), or a text, URL or raw part's string.
+/// A data part's data as the peer sent it, or a text, URL or raw part's string.
 fn part_value(part: &Part) -> Value {
     match &part.content {
-        PartContent::Data(data) => {
-            let mut data = data.clone();
-            integral_floats_to_integers(&mut data);
-            data
-        }
+        PartContent::Data(data) => data.clone(),
         PartContent::Text(s) | PartContent::Url(s) | PartContent::Raw(s) => {
             Value::String(s.clone())
         }
@@ -237,13 +255,18 @@ pub(super) fn client_failure(tool: &str, agent: &str, error: ClientError) -> Too
         ClientError::Protocol(e) if e.code.as_i32() == -32602 => {
             return ToolFailure::invalid_arguments(format!("tool `{tool}`: {}", e.message));
         }
-        ClientError::Protocol(e) => (format!("a2a_error_{}", e.code.as_i32()), FailureKind::Internal),
+        ClientError::Protocol(e) => (
+            format!("a2a_error_{}", e.code.as_i32()),
+            FailureKind::Internal,
+        ),
         ClientError::Timeout(_) => ("timeout".to_owned(), FailureKind::Timeout),
         ClientError::Http(_)
         | ClientError::HttpClient(_)
         | ClientError::Transport(_)
         | ClientError::UnexpectedStatus { .. }
-        | ClientError::IncompleteStream { .. } => ("a2a_transport".to_owned(), FailureKind::Internal),
+        | ClientError::IncompleteStream { .. } => {
+            ("a2a_transport".to_owned(), FailureKind::Internal)
+        }
         _ => ("a2a_protocol".to_owned(), FailureKind::Internal),
     };
     ToolFailure::ordinary(format!("A2A agent `{agent}` during `{tool}`: {error}"))
