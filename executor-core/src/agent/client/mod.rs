@@ -25,8 +25,9 @@ use crate::{BoxFuture, ContextExecutor, ToolContext, ToolFailure, ToolStreamChun
 
 /// How long [`A2aToolExecutor::connect`] waits for the agent card by default.
 pub const DEFAULT_A2A_CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
-/// How long a call may take by default when its context sets no shorter budget.
-pub const DEFAULT_A2A_REQUEST_TIMEOUT: Duration = Duration::from_secs(60);
+/// How long a call may take by default when its context sets no shorter budget (the same
+/// backstop as `McpToolExecutor`'s).
+pub const DEFAULT_A2A_REQUEST_TIMEOUT: Duration = Duration::from_secs(600);
 /// How long the `CancelTask` sent for a dropped call may take by default.
 pub const DEFAULT_A2A_CANCEL_TIMEOUT: Duration = Duration::from_secs(5);
 
