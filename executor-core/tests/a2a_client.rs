@@ -212,21 +212,22 @@ async fn progress_arrives_as_stream_chunks(url: &str) {
     );
 }
 
+/// Counts to `to`, reporting progress and streaming each number.
+#[tool]
+async fn count(to: u32, ctx: &ToolContext) -> u32 {
+    for i in 1..=to {
+        ctx.progress(f64::from(i) / f64::from(to), Some(format!("at {i}")))
+            .await;
+        ctx.text(i.to_string()).await;
+    }
+    to
+}
+
 #[tokio::test]
 async fn progress_and_streamed_output_become_chunks() {
     let agent = quickstart_agent().await;
     progress_arrives_as_stream_chunks(agent.url()).await;
 
-    /// Counts to `to`, reporting progress and streaming each number.
-    #[tool]
-    async fn count(to: u32, ctx: &ToolContext) -> u32 {
-        for i in 1..=to {
-            ctx.progress(f64::from(i) / f64::from(to), Some(format!("at {i}")))
-                .await;
-            ctx.text(i.to_string()).await;
-        }
-        to
-    }
     let agent = serve(ToolAgent::new(toolset![count])).await;
     let remote = connect(agent.url()).await;
     let (tx, mut rx) = mpsc::channel(64);

@@ -1,6 +1,7 @@
 //! An agent card as tools: one per skill, with the real schemas when the card carries them.
 
 use std::collections::HashMap;
+use std::fmt::Write as _;
 use std::sync::Arc;
 
 use a2a_protocol_types::agent_card::{AgentCard, AgentSkill};
@@ -84,7 +85,7 @@ fn base_spec(skill: &AgentSkill, input_schema: Value) -> ToolSpec {
 fn text_schema(skill: &AgentSkill) -> Value {
     let mut description = format!("The message to send to the agent's `{}` skill.", skill.id);
     if let Some(example) = skill.examples.as_ref().and_then(|e| e.first()) {
-        description.push_str(&format!(" For example: {example}"));
+        let _ = write!(description, " For example: {example}");
     }
     json!({
         "type": "object",

@@ -211,7 +211,7 @@ fn whole_ms(value: &Value) -> Option<u64> {
         let ms = value.as_f64()?;
         // Bounded and whole: the cast is exact.
         #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
-        (ms.fract() == 0.0 && (0.0..=9.0e15).contains(&ms)).then(|| ms as u64)
+        (ms.fract() == 0.0 && (0.0..=9.0e15).contains(&ms)).then_some(ms as u64)
     })
 }
 
@@ -272,4 +272,5 @@ pub(super) fn client_failure(tool: &str, agent: &str, error: ClientError) -> Too
     ToolFailure::ordinary(format!("A2A agent `{agent}` during `{tool}`: {error}"))
         .with_kind(kind)
         .with_code(code)
+        .with_source(error)
 }
