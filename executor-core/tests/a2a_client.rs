@@ -212,15 +212,16 @@ async fn progress_arrives_as_stream_chunks(url: &str) {
     );
 }
 
-/// Counts to `to`, reporting progress and streaming each number.
+/// Spells a word: one text chunk per letter, then the letter count as data.
 #[tool]
-async fn count(to: u32, ctx: &ToolContext) -> u32 {
-    for i in 1..=to {
-        ctx.progress(f64::from(i) / f64::from(to), Some(format!("at {i}")))
-            .await;
-        ctx.text(i.to_string()).await;
+async fn spell(word: &str, ctx: &ToolContext) -> Result<usize, ToolFailure> {
+    let letters: Vec<char> = word.chars().collect();
+    ctx.progress(0.0, Some(format!("spelling {word}"))).await;
+    for letter in &letters {
+        ctx.text(letter.to_string()).await;
     }
-    to
+    ctx.emit(&json!({"letters": letters.len()})).await?;
+    Ok(letters.len())
 }
 
 #[tokio::test]
@@ -228,12 +229,12 @@ async fn progress_and_streamed_output_become_chunks() {
     let agent = quickstart_agent().await;
     progress_arrives_as_stream_chunks(agent.url()).await;
 
-    let agent = serve(ToolAgent::new(toolset![count])).await;
+    let agent = serve(ToolAgent::new(toolset![spell])).await;
     let remote = connect(agent.url()).await;
     let (tx, mut rx) = mpsc::channel(64);
     let ctx = ToolContext::new().with_stream(tx);
     let out = remote
-        .execute_with_context("count", &json!({"to": 2}), ctx)
+        .execute_with_context("spell", &json!({"word": "ab"}), ctx)
         .await
         .unwrap();
     assert_eq!(out.output, json!(2));
@@ -243,10 +244,10 @@ async fn progress_and_streamed_output_become_chunks() {
     assert_eq!(
         chunks,
         [
-            json!({"kind": "progress", "fraction": 0.5, "message": "at 1"}),
-            json!({"kind": "text", "text": "1"}),
-            json!({"kind": "progress", "fraction": 1.0, "message": "at 2"}),
-            json!({"kind": "text", "text": "2"}),
+            json!({"kind": "progress", "fraction": 0.0, "message": "spelling ab"}),
+            json!({"kind": "text", "text": "a"}),
+            json!({"kind": "text", "text": "b"}),
+            json!({"kind": "data", "data": {"letters": 2}}),
         ]
     );
 }
