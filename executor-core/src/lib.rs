@@ -188,7 +188,7 @@
 //! - [`ToolContext`]: ids, attempt, deadline, cancellation, progress and state changes.
 //! - [`schema`]: the canonical JSON Schemas (2020-12) of tool inputs and outputs.
 //! - `agent` (feature `a2a`): A2A agents: `agent_executor!`, `#[agent]`, `Emitter`, `ToolAgent`,
-//!   `serve`.
+//!   `serve`; with `a2a-client`, `A2aToolExecutor` uses an agent's skills as tools.
 //! - `mcp` (features `mcp`, `mcp-http`): `McpServer` and `mcp_server!` serve any executor over
 //!   MCP; `McpToolExecutor` uses an MCP server's tools as an executor.
 //! - `subprocess` (feature `subprocess`): `SubprocessToolExecutor`, one process per call.
@@ -201,6 +201,7 @@
 //! | feature | adds | pulls in |
 //! |---|---|---|
 //! | `a2a` | `agent`: `#[agent]`, `agent_executor!`, `ToolAgent`, `serve` | `a2a-protocol-server` 0.15, `a2a-protocol-types`, hyper |
+//! | `a2a-client` | `a2a` plus `A2aToolExecutor`: an A2A agent's skills as tools | `a2a`, `a2a-protocol-client` 0.15 (no default features) |
 //! | `mcp` | `mcp`: `McpServer` on stdio, `McpToolExecutor` for stdio servers | `rmcp` (server, client, child process) |
 //! | `mcp-http` | `mcp` plus streamable HTTP both ways | `mcp`, hyper, hyper-util, reqwest (plain HTTP) |
 //! | `subprocess` | `subprocess`: `SubprocessToolExecutor` | `nix` (process groups, Unix) |
@@ -234,6 +235,12 @@ pub mod tool;
 #[path = "private.rs"]
 pub mod __private;
 
+pub use failure::{Classification, FailureKind, REDACTED_MESSAGE, ToolFailure};
+pub use tool::{
+    BoxFuture, CatchUnwind, ContextExecutor, DuplicateTool, Panic, STREAM_CAPACITY, SpecList, Tool,
+    ToolAnnotations, ToolContext, ToolExecution, ToolExecutor, ToolSet, ToolSetBuilder, ToolSpec,
+    ToolStreamChunk, spawn_stream,
+};
 /// `#[derive(ToolFailure)]`, beside the type of the same name (derives and types live in
 /// different namespaces, as with serde's `Serialize`).
 pub use tool_executor_macros::ToolFailure;
@@ -241,13 +248,10 @@ pub use tool_executor_macros::ToolFailure;
 #[cfg_attr(docsrs, doc(cfg(feature = "a2a")))]
 pub use tool_executor_macros::{agent, agent_executor};
 pub use tool_executor_macros::{tool, tools, toolset};
-pub use failure::{Classification, FailureKind, REDACTED_MESSAGE, ToolFailure};
-pub use tool::{
-    BoxFuture, CatchUnwind, ContextExecutor, DuplicateTool, Panic, STREAM_CAPACITY, SpecList, Tool,
-    ToolAnnotations, ToolContext, ToolExecution, ToolExecutor, ToolSet, ToolSetBuilder, ToolSpec,
-    ToolStreamChunk, spawn_stream,
-};
 
+#[cfg(feature = "a2a-client")]
+#[cfg_attr(docsrs, doc(cfg(feature = "a2a-client")))]
+pub use agent::A2aToolExecutor;
 #[cfg(feature = "mcp")]
 #[cfg_attr(docsrs, doc(cfg(feature = "mcp")))]
 pub use mcp::{McpServer, McpServerConfig, McpToolExecutor};
