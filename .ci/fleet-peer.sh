@@ -35,7 +35,7 @@ replica_timeout_ms="${REPLICA_TIMEOUT_MS:-3000}"
 pg_bin() { find /usr/lib/postgresql -maxdepth 3 -path '*/bin/initdb' 2>/dev/null | sort -V | tail -n 1 | xargs -r dirname; }
 missing=()
 [ -n "$(pg_bin)" ] || missing+=(postgresql)
-[ -x /usr/sbin/nginx ] || missing+=(nginx-light)
+[ -x /usr/sbin/nginx ] || missing+=(nginx)
 if [ "${#missing[@]}" -gt 0 ]; then
     say "installing ${missing[*]}"
     # No service may start on install (nginx would listen on 0.0.0.0:80): policy-rc.d says
@@ -97,7 +97,7 @@ cleanup() {
         done
     fi
     if [ "$status" -ne 0 ]; then
-        for log in "$fleet"/*.log; do
+        for log in "$fleet"/*.log "$fleet"/pg/postgres.log; do
             [ -f "$log" ] || continue
             echo "--- $log (last 40 lines)" >&2
             tail -n 40 "$log" >&2
@@ -120,8 +120,8 @@ for s in socks:
 print(*[s.getsockname()[1] for s in socks])')
 
 say "PostgreSQL $("$pg/postgres" --version | awk '{print $3}') on 127.0.0.1:$pg_port"
-runuser -u postgres -- "$pg/initdb" -D "$pg_data" -A trust -U postgres -E UTF8 --no-sync >"$fleet/initdb.log"
-runuser -u postgres -- "$pg/pg_ctl" start -D "$pg_data" -w -t 60 -l "$fleet/postgres.log" \
+runuser -u postgres -- "$pg/initdb" -D "$pg_data" -A trust -U postgres -E UTF8 --no-sync >"$fleet/pg/initdb.out"
+runuser -u postgres -- "$pg/pg_ctl" start -D "$pg_data" -w -t 60 -l "$fleet/pg/postgres.log" \
     -o "-h 127.0.0.1 -p $pg_port -k $fleet/pg -c fsync=off -c max_connections=100" >/dev/null
 runuser -u postgres -- "$pg/createdb" -h 127.0.0.1 -p "$pg_port" -U postgres fleet
 database="postgres://postgres@127.0.0.1:$pg_port/fleet"
@@ -187,6 +187,8 @@ http {
     # Streams (SSE) pass through unbuffered; keep-alive to the replicas.
     proxy_http_version 1.1;
     proxy_set_header Connection "";
+    # The client's Host (127.0.0.1:PORT), which rmcp's DNS-rebinding check accepts.
+    proxy_set_header Host \$http_host;
     proxy_buffering off;
     proxy_read_timeout 120s;
     add_header X-Upstream \$upstream_addr always;
@@ -227,6 +229,7 @@ say "A2A: a replica killed mid-task"
 read -r _ orphan victim < <(a2a_py start-orphan | grep '^orphan ')
 victim_port="${victim##*:}"
 kill -9 "${agent_pid[$victim_port]}"
+wait "${agent_pid[$victim_port]}" 2>/dev/null || true
 killed=$(date +%s.%N)
 bound=$(( replica_timeout_ms / 1000 + 15 ))
 a2a_py await-failed "$orphan" "$bound"

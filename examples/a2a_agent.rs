@@ -59,7 +59,10 @@ struct Slow {
 
 tool_executor::agent_executor!(Slow, |ctx, queue| async move {
     let emit = Emitter::new(ctx, queue);
-    let asked = ctx.message.text().and_then(|t| t.trim().parse::<u64>().ok());
+    let asked = ctx
+        .message
+        .text()
+        .and_then(|t| t.trim().parse::<u64>().ok());
     let limit = asked.map_or(self.limit, Duration::from_secs);
     let task = &ctx.task_id.0;
     println!("slow task {task}: started");
@@ -79,7 +82,9 @@ tool_executor::agent_executor!(Slow, |ctx, queue| async move {
     }
     println!("slow task {task}: finished after {seconds} s");
     if asked.is_some() {
-        return emit.complete_with_message(format!("waited {seconds} s")).await;
+        return emit
+            .complete_with_message(format!("waited {seconds} s"))
+            .await;
     }
     emit.complete_with_message(format!("gave up waiting after {seconds} s"))
         .await
@@ -171,7 +176,9 @@ async fn builder(args: &Args) -> Result<AgentServerBuilder, Box<dyn std::error::
             builder = builder.stores(tool_executor::agent::Stores::sqlite(url).await?);
         }
         #[cfg(not(feature = "sqlite"))]
-        return Err(format!("`--sqlite {url}` needs this example built with `--features sqlite`").into());
+        return Err(
+            format!("`--sqlite {url}` needs this example built with `--features sqlite`").into(),
+        );
     }
     Ok(builder)
 }

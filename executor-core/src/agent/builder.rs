@@ -74,7 +74,10 @@ impl AgentServerBuilder {
     /// Keeps tasks, push configs and halts in `stores` (PostgreSQL for replicas, SQLite for
     /// one durable node) instead of the server crate's in-memory stores.
     #[cfg(any(feature = "a2a-postgres", feature = "a2a-sqlite"))]
-    #[cfg_attr(docsrs, doc(cfg(any(feature = "a2a-postgres", feature = "a2a-sqlite"))))]
+    #[cfg_attr(
+        docsrs,
+        doc(cfg(any(feature = "a2a-postgres", feature = "a2a-sqlite")))
+    )]
     pub fn stores(mut self, stores: Stores) -> Self {
         self.stores = Some(stores);
         self

@@ -29,7 +29,10 @@ use super::watchdog::Watchdog;
 /// continuation of one task), rate limits (unless given a shared counter through
 /// [`AgentServerBuilder::configure`](super::AgentServerBuilder::configure)), and the tasks
 /// table grows until the deployment prunes it (`PostgresTaskStore::purge_expired`).
-#[cfg_attr(docsrs, doc(cfg(any(feature = "a2a-postgres", feature = "a2a-sqlite"))))]
+#[cfg_attr(
+    docsrs,
+    doc(cfg(any(feature = "a2a-postgres", feature = "a2a-sqlite")))
+)]
 pub struct Stores {
     backend: Backend,
 }
