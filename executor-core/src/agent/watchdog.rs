@@ -156,10 +156,7 @@ impl Watchdog {
             match fail_task(store, &TaskId::new(task), why).await {
                 Ok(true) => failed += 1,
                 Ok(false) => {}
-                Err(_e) => {
-                    #[cfg(feature = "tracing")]
-                    tracing::warn!(error = %_e, "replica watchdog: could not fail an orphaned task");
-                }
+                Err(e) => warn("could not fail an orphaned task", &e),
             }
         }
         sqlx::query(FORGET)
@@ -178,9 +175,8 @@ impl Watchdog {
         let mut healthy_since = Some(Instant::now());
         loop {
             ticks.tick().await;
-            if let Err(_e) = self.beat().await {
-                #[cfg(feature = "tracing")]
-                tracing::warn!(error = %_e, "replica watchdog: heartbeat failed");
+            if let Err(e) = self.beat().await {
+                warn("heartbeat failed", &e);
                 healthy_since = None;
                 continue;
             }
@@ -188,12 +184,19 @@ impl Watchdog {
             if since.elapsed() < self.timeout {
                 continue;
             }
-            if let Err(_e) = self.reap(&*store).await {
-                #[cfg(feature = "tracing")]
-                tracing::warn!(error = %_e, "replica watchdog: reaping failed");
+            if let Err(e) = self.reap(&*store).await {
+                warn("reaping failed", &e);
             }
         }
     }
+}
+
+/// Reports a failed step of the watchdog: a `tracing` warning with the `tracing` feature, and
+/// nothing without it (the next beat tries again).
+#[cfg_attr(not(feature = "tracing"), allow(unused_variables))]
+fn warn(what: &str, error: &dyn std::fmt::Display) {
+    #[cfg(feature = "tracing")]
+    tracing::warn!(error = %error, "replica watchdog: {what}");
 }
 
 /// Fails `id` with `why` unless it is gone or already terminal; whether it did.
@@ -284,7 +287,7 @@ impl<E: AgentExecutor> AgentExecutor for Watched<E> {
         self.inner.cancel(ctx, queue)
     }
 
-    fn on_shutdown<'a>(&'a self) -> BoxFuture<'a, ()> {
+    fn on_shutdown(&self) -> BoxFuture<'_, ()> {
         self.inner.on_shutdown()
     }
 }
