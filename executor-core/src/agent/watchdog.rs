@@ -117,17 +117,18 @@ impl Watchdog {
             .map(drop)
     }
 
+    /// Records `task` as running here.
     async fn claim(&self, task: &str) -> Result<(), sqlx::Error> {
-        sqlx::query(CLAIM)
-            .bind(task)
-            .bind(&*self.replica)
-            .execute(&self.pool)
-            .await
-            .map(drop)
+        self.about_task(CLAIM, task).await
     }
 
+    /// Forgets `task` as running here.
     async fn release(&self, task: &str) -> Result<(), sqlx::Error> {
-        sqlx::query(RELEASE)
+        self.about_task(RELEASE, task).await
+    }
+
+    async fn about_task(&self, sql: &'static str, task: &str) -> Result<(), sqlx::Error> {
+        sqlx::query(sql)
             .bind(task)
             .bind(&*self.replica)
             .execute(&self.pool)

@@ -124,10 +124,16 @@ async def send_get_list(fleet: Fleet) -> None:
     PASSED.append("send -> get -> list on alternating replicas")
 
 
-async def cancel_across(fleet: Fleet) -> None:
-    task, runs_on = await fleet.send("take your time", wait=False)
-    await fleet.wait_for(task.id, {TaskState.TASK_STATE_WORKING}, TIMEOUT, "the slow task works")
+async def working_elsewhere(fleet: Fleet, text: str):
+    """A task sent without waiting, once working, with the next request due on the other replica."""
+    task, runs_on = await fleet.send(text, wait=False)
+    await fleet.wait_for(task.id, {TaskState.TASK_STATE_WORKING}, TIMEOUT, f"the task {text!r} works")
     await fleet.next_not_on(runs_on)
+    return task, runs_on
+
+
+async def cancel_across(fleet: Fleet) -> None:
+    task, runs_on = await working_elsewhere(fleet, "take your time")
     canceled = await fleet.blocking.cancel_task(CancelTaskRequest(id=task.id))
     cancel_on = fleet.last()
     check("cancel lands on the other replica", cancel_on != runs_on, fleet.served[-2:])
@@ -141,9 +147,7 @@ async def cancel_across(fleet: Fleet) -> None:
 
 
 async def subscribe_across(fleet: Fleet) -> None:
-    task, runs_on = await fleet.send("4", wait=False)
-    await fleet.wait_for(task.id, {TaskState.TASK_STATE_WORKING}, TIMEOUT, "the task works")
-    await fleet.next_not_on(runs_on)
+    task, runs_on = await working_elsewhere(fleet, "4")
     notes, states = [], []
     stream = fleet.streaming.subscribe(SubscribeToTaskRequest(id=task.id))
     async for event in stream:
