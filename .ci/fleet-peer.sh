@@ -160,50 +160,9 @@ for n in 1 2; do
     wait_for_log "$fleet/mcp-$n.log" '^listening on' "MCP replica $n"
 done
 
-cat >"$fleet/nginx/nginx.conf" <<EOF
-worker_processes 1;
-daemon off;
-pid $fleet/nginx/nginx.pid;
-error_log $fleet/nginx-error.log warn;
-events { worker_connections 512; }
-http {
-    client_body_temp_path $fleet/nginx/body;
-    proxy_temp_path $fleet/nginx/proxy;
-    fastcgi_temp_path $fleet/nginx/fastcgi;
-    uwsgi_temp_path $fleet/nginx/uwsgi;
-    scgi_temp_path $fleet/nginx/scgi;
-    log_format fleet '\$msec \$request_time \$upstream_addr \$status \$request_method "\$http_mcp_method"';
-    # Round robin; a replica that refuses a connection is skipped for 2 s.
-    upstream a2a {
-        server 127.0.0.1:$a2a_1 max_fails=1 fail_timeout=2s;
-        server 127.0.0.1:$a2a_2 max_fails=1 fail_timeout=2s;
-        keepalive 16;
-    }
-    upstream mcp {
-        server 127.0.0.1:$mcp_1 max_fails=1 fail_timeout=2s;
-        server 127.0.0.1:$mcp_2 max_fails=1 fail_timeout=2s;
-        keepalive 16;
-    }
-    # Streams (SSE) pass through unbuffered; keep-alive to the replicas.
-    proxy_http_version 1.1;
-    proxy_set_header Connection "";
-    # The client's Host (127.0.0.1:PORT), which rmcp's DNS-rebinding check accepts.
-    proxy_set_header Host \$http_host;
-    proxy_buffering off;
-    proxy_read_timeout 120s;
-    add_header X-Upstream \$upstream_addr always;
-    server {
-        listen 127.0.0.1:$a2a_lb;
-        access_log $fleet/a2a-access.log fleet;
-        location / { proxy_pass http://a2a; }
-    }
-    server {
-        listen 127.0.0.1:$mcp_lb;
-        access_log $fleet/mcp-access.log fleet;
-        location / { proxy_pass http://mcp; }
-    }
-}
-EOF
+sed -e "s|@DIR@|$fleet|g" -e "s|@A2A_LB@|$a2a_lb|g" -e "s|@MCP_LB@|$mcp_lb|g" \
+    -e "s|@A2A_1@|$a2a_1|g" -e "s|@A2A_2@|$a2a_2|g" -e "s|@MCP_1@|$mcp_1|g" -e "s|@MCP_2@|$mcp_2|g" \
+    .ci/fleet/nginx.conf.in >"$fleet/nginx/nginx.conf"
 /usr/sbin/nginx -t -q -e "$fleet/nginx-error.log" -p "$fleet/nginx" -c "$fleet/nginx/nginx.conf"
 /usr/sbin/nginx -e "$fleet/nginx-error.log" -p "$fleet/nginx" -c "$fleet/nginx/nginx.conf" &
 pids+=("$!")
