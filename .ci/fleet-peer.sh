@@ -195,7 +195,11 @@ fi
 say "A2A: the cancelled task's executor stopped: $(grep -h "slow task $cancelled: cancelled" "$fleet"/a2a-[12].log)"
 
 say "A2A: a replica killed mid-task"
-read -r _ orphan victim < <(a2a_py start-orphan | grep '^orphan ')
+read -r _ orphan victim < <(a2a_py start-orphan | grep '^orphan ') || true
+if [ -z "${orphan:-}" ] || [ -z "${victim:-}" ]; then
+    echo "fleet-peer: could not start the task to orphan" >&2
+    exit 1
+fi
 victim_port="${victim##*:}"
 kill -9 "${agent_pid[$victim_port]}"
 wait "${agent_pid[$victim_port]}" 2>/dev/null || true
