@@ -240,3 +240,21 @@ fn streaming_outside_a_tokio_runtime_is_an_error() {
     );
     assert_eq!(failure.classification(), Classification::Terminal);
 }
+
+#[tokio::test(start_paused = true)]
+async fn a_cancelled_stream_ends_with_a_cancelled_chunk() {
+    let script = Script::new("long", [Step::Progress(10)]);
+    let rt = runtime(&script);
+    let token = tokio_util::sync::CancellationToken::new();
+    let options = CallOptions::new().with_cancellation(token.clone());
+    let chunks = rt.stream_with("long", json!({}), options).unwrap();
+    tokio::spawn(async move {
+        tokio::time::sleep(Duration::from_millis(2500)).await;
+        token.cancel();
+    });
+    let all = drain(chunks).await;
+    assert_eq!(all.len(), 3, "{all:?}");
+    assert!(all[..2].iter().all(|c| matches!(c, ToolStreamChunk::Progress { .. })));
+    assert_eq!(error_code(&all[2]), Some("cancelled"));
+    assert_eq!(script.dropped.load(Ordering::SeqCst), 1);
+}
