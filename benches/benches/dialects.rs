@@ -15,18 +15,6 @@ use tool_executor::schema::dialect::Dialect;
 
 mod common;
 
-fn name(d: Dialect) -> &'static str {
-    match d {
-        Dialect::Mcp => "mcp",
-        Dialect::OpenAiStrict => "openai_strict",
-        Dialect::Anthropic => "anthropic",
-        Dialect::AnthropicStrict => "anthropic_strict",
-        Dialect::Gemini => "gemini",
-        Dialect::GeminiJsonSchema => "gemini_json_schema",
-        _ => "other",
-    }
-}
-
 /// The arguments of a tool taking an order: a tagged union, optional fields, a bounded string,
 /// a 64-bit count, an open map of labels and a recursive category tree.
 fn hard_schema() -> Value {
@@ -66,7 +54,7 @@ fn transforms(c: &mut Criterion<ThreadCpuTime>) {
     let hard = hard_schema();
     let mut group = c.benchmark_group("dialect_20_tools");
     for d in Dialect::ALL {
-        group.bench_function(name(d), |b| {
+        group.bench_function(d.as_str(), |b| {
             b.iter(|| {
                 for spec in specs {
                     black_box(d.input(black_box(&spec.input_schema)));
@@ -80,7 +68,9 @@ fn transforms(c: &mut Criterion<ThreadCpuTime>) {
     group.finish();
     let mut group = c.benchmark_group("dialect_hard_schema");
     for d in Dialect::ALL {
-        group.bench_function(name(d), |b| b.iter(|| black_box(d.input(black_box(&hard)))));
+        group.bench_function(d.as_str(), |b| {
+            b.iter(|| black_box(d.input(black_box(&hard))))
+        });
     }
     group.finish();
 }

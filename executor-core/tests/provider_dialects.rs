@@ -10,13 +10,13 @@ mod dialect_rules;
 
 use std::collections::HashMap;
 
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
 use tool_executor::ToolSet;
 use tool_executor::prelude::*;
 use tool_executor::provider::{Definitions, Provider, SchemaRole};
 use tool_executor::schema::dialect::{Dialect, Transformed};
-use schemars::JsonSchema;
-use serde::{Deserialize, Serialize};
-use serde_json::Value;
 
 /// A colour.
 #[derive(Debug, Clone, Copy, Serialize, Deserialize, JsonSchema)]
@@ -230,15 +230,7 @@ fn corpus() -> ToolSet {
 }
 
 fn dialect_name(d: Dialect) -> &'static str {
-    match d {
-        Dialect::Mcp => "mcp",
-        Dialect::OpenAiStrict => "openai_strict",
-        Dialect::Anthropic => "anthropic",
-        Dialect::AnthropicStrict => "anthropic_strict",
-        Dialect::Gemini => "gemini",
-        Dialect::GeminiJsonSchema => "gemini_json_schema",
-        _ => unreachable!("a dialect this test does not know"),
-    }
+    d.as_str()
 }
 
 fn as_json(t: &Transformed) -> Value {

@@ -27,6 +27,11 @@ fn runtime(script: &Arc<Script>) -> Runtime {
         .with_retry(RetryPolicy::exponential(Duration::from_millis(10)).max_attempts(4))
 }
 
+/// `tool`'s stream with no arguments and no options.
+fn plain(rt: &Runtime, tool: &str) -> mpsc::Receiver<ToolStreamChunk> {
+    rt.stream_with(tool, json!({}), CallOptions::new()).unwrap()
+}
+
 /// Every chunk of the stream, up to the end of the channel.
 async fn drain(mut chunks: mpsc::Receiver<ToolStreamChunk>) -> Vec<ToolStreamChunk> {
     let mut all = Vec::new();
@@ -78,11 +83,7 @@ async fn a_failure_after_a_forwarded_chunk_ends_the_stream_with_its_typed_error(
         [Step::TextThen(1, Box::new(fail(busy()))), Step::Text(3)],
     );
     let rt = runtime(&script);
-    let all = drain(
-        rt.stream_with("half", json!({}), CallOptions::new())
-            .unwrap(),
-    )
-    .await;
+    let all = drain(plain(&rt, "half")).await;
     assert_eq!(
         all,
         [
@@ -106,9 +107,7 @@ async fn a_failure_after_a_forwarded_chunk_ends_the_stream_with_its_typed_error(
 async fn a_slow_attempt_is_dropped_at_the_per_attempt_limit_and_retried() {
     let script = Script::new("slow", [after(10 * SECOND, ok(json!(1))), ok(json!(2))]);
     let rt = runtime(&script).with_attempt_timeout(SECOND);
-    let chunks = rt
-        .stream_with("slow", json!({}), CallOptions::new())
-        .unwrap();
+    let chunks = plain(&rt, "slow");
     assert_eq!(drain(chunks).await, [done(json!(2))]);
     assert_eq!(script.attempts(), [1, 2]);
     assert_eq!(script.dropped.load(Ordering::SeqCst), 1);
@@ -121,11 +120,7 @@ async fn the_overall_limit_ends_a_stream_that_has_sent_chunks() {
     // One progress chunk a second, ten in all; the call may take 3.5 s.
     let script = Script::new("long", [Step::Progress(10)]);
     let rt = runtime(&script).with_call_timeout(Duration::from_millis(3500));
-    let all = drain(
-        rt.stream_with("long", json!({}), CallOptions::new())
-            .unwrap(),
-    )
-    .await;
+    let all = drain(plain(&rt, "long")).await;
     let progress = all
         .iter()
         .filter(|c| matches!(c, ToolStreamChunk::Progress { .. }))
@@ -141,11 +136,7 @@ async fn the_overall_limit_ends_a_stream_that_has_sent_chunks() {
 async fn the_terminal_chunk_carries_the_checked_output() {
     let script = Script::new("big", [ok(json!({"n": 1_u64 << 60}))]);
     let rt = runtime(&script);
-    let all = drain(
-        rt.stream_with("big", json!({}), CallOptions::new())
-            .unwrap(),
-    )
-    .await;
+    let all = drain(plain(&rt, "big")).await;
     assert_eq!(all.len(), 1);
     assert_eq!(error_code(&all[0]), Some("non_i_json_output"));
     match &all[0] {
@@ -166,9 +157,7 @@ async fn the_terminal_chunk_carries_the_checked_output() {
 async fn dropping_the_receiver_drops_the_running_attempt() {
     let script = Script::new("long", [Step::Progress(100)]);
     let rt = runtime(&script);
-    let mut chunks = rt
-        .stream_with("long", json!({}), CallOptions::new())
-        .unwrap();
+    let mut chunks = plain(&rt, "long");
     assert!(matches!(
         chunks.recv().await,
         Some(ToolStreamChunk::Progress { .. })
@@ -183,9 +172,7 @@ async fn dropping_the_receiver_drops_the_running_attempt() {
 async fn dropping_the_runtime_cancels_the_stream() {
     let script = Script::new("long", [Step::Progress(100)]);
     let rt = runtime(&script);
-    let mut chunks = rt
-        .stream_with("long", json!({}), CallOptions::new())
-        .unwrap();
+    let mut chunks = plain(&rt, "long");
     assert!(chunks.recv().await.is_some());
     drop(rt);
     let rest = drain(chunks).await;
@@ -214,16 +201,12 @@ async fn the_seed_execute_stream_runs_through_the_runtime() {
 async fn a_terminal_failure_is_not_retried_and_an_unknown_tool_is_an_error_chunk() {
     let script = Script::new("t", [fail(ToolFailure::terminal("no").with_code("nope"))]);
     let rt = runtime(&script);
-    let all = drain(rt.stream_with("t", json!({}), CallOptions::new()).unwrap()).await;
+    let all = drain(plain(&rt, "t")).await;
     assert_eq!(all.len(), 1);
     assert_eq!(error_code(&all[0]), Some("nope"));
     assert_eq!(script.attempts(), [1]);
 
-    let all = drain(
-        rt.stream_with("missing", json!({}), CallOptions::new())
-            .unwrap(),
-    )
-    .await;
+    let all = drain(plain(&rt, "missing")).await;
     assert_eq!(error_code(&all[..][0]), Some("unknown_tool"));
     assert_eq!(script.attempts(), [1]);
 }
@@ -254,7 +237,11 @@ async fn a_cancelled_stream_ends_with_a_cancelled_chunk() {
     });
     let all = drain(chunks).await;
     assert_eq!(all.len(), 3, "{all:?}");
-    assert!(all[..2].iter().all(|c| matches!(c, ToolStreamChunk::Progress { .. })));
+    assert!(
+        all[..2]
+            .iter()
+            .all(|c| matches!(c, ToolStreamChunk::Progress { .. }))
+    );
     assert_eq!(error_code(&all[2]), Some("cancelled"));
     assert_eq!(script.dropped.load(Ordering::SeqCst), 1);
 }

@@ -158,11 +158,7 @@ async fn attempts(
             }
             Err(failure) => failure,
         };
-        let at = deadline.map(|d| d.at);
-        let Some(delay) = config.next_delay(tool, attempt, &failure, at) else {
-            return Err(failure);
-        };
-        backoff(tool, delay, options.cancellation.as_ref()).await?;
+        backoff(config, tool, attempt, failure, deadline, options)?.await?;
         attempt += 1;
     }
 }
@@ -185,18 +181,31 @@ pub(super) fn start(
     (deadline, generated)
 }
 
-/// The wait before a retry, cut short by `token`. Boxed: the timer is only needed on a retry,
-/// so a plain call's future is smaller.
+/// The wait before retrying after `failure` on attempt `attempt` (cut short by the call's
+/// token), or `failure` when the call stops there ([`Config::next_delay`]). Boxed: the timer is
+/// only needed on a retry, so a plain call's future is smaller.
 pub(super) fn backoff<'a>(
+    config: &Config,
     tool: &'a str,
-    delay: Duration,
-    token: Option<&'a CancellationToken>,
-) -> BoxFuture<'a, Result<(), ToolFailure>> {
+    attempt: u32,
+    failure: ToolFailure,
+    deadline: Option<Limit>,
+    options: &'a CallOptions,
+) -> Result<BoxFuture<'a, Result<(), ToolFailure>>, ToolFailure> {
+    let at = deadline.map(|d| d.at);
+    let Some(delay) = config.next_delay(tool, attempt, &failure, at) else {
+        return Err(failure);
+    };
     let pause = async move {
         tokio::time::sleep(delay).await;
         Ok(())
     };
-    Box::pin(guard(tool, pause, None, token))
+    Ok(Box::pin(guard(
+        tool,
+        pause,
+        None,
+        options.cancellation.as_ref(),
+    )))
 }
 
 /// One attempt: a concurrency slot (waiting counts against the call's deadline), then the

@@ -138,11 +138,7 @@ async fn attempts(
             Err(failure) if forwarded => return Err(failure),
             Err(failure) => failure,
         };
-        let at = deadline.map(|d| d.at);
-        let Some(delay) = config.next_delay(tool, attempt, &failure, at) else {
-            return Err(failure);
-        };
-        backoff(tool, delay, options.cancellation.as_ref()).await?;
+        backoff(config, tool, attempt, failure, deadline, options)?.await?;
         attempt += 1;
     }
 }

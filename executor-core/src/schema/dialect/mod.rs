@@ -144,6 +144,20 @@ impl Dialect {
         self.transform(canonical, false)
     }
 
+    /// The dialect's name in `snake_case`: `mcp`, `openai_strict`, `anthropic`,
+    /// `anthropic_strict`, `gemini`, `gemini_json_schema`.
+    #[must_use]
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::Mcp => "mcp",
+            Self::OpenAiStrict => "openai_strict",
+            Self::Anthropic => "anthropic",
+            Self::AnthropicStrict => "anthropic_strict",
+            Self::Gemini => "gemini",
+            Self::GeminiJsonSchema => "gemini_json_schema",
+        }
+    }
+
     /// Whether the dialect enforces schemas (constrained decoding).
     #[must_use]
     pub const fn is_strict(self) -> bool {
