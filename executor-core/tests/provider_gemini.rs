@@ -13,7 +13,7 @@ use tool_executor::schema::dialect::Dialect;
 fn lookup(
     /// The user's id.
     #[arg(rename = "user-id")]
-    user: String,
+    user: &str,
     /// Already a Gemini name, and what `user-id` would map to.
     #[arg(default)]
     user_id: u8,

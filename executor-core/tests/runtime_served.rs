@@ -10,6 +10,8 @@ use std::time::Duration;
 
 use runtime_support::{Script, after, fail, ok};
 use serde_json::{Value, json};
+#[cfg(feature = "mcp")]
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tool_executor::ToolFailure;
 use tool_executor::runtime::{RetryPolicy, Runtime};
 
@@ -20,7 +22,6 @@ async fn an_mcp_server_over_a_runtime_retries_the_tools_it_serves() {
     let script = Script::new("flaky", [fail(busy), ok(json!(42))]);
     let runtime = Runtime::from_shared(script.clone())
         .with_retry(RetryPolicy::exponential(Duration::from_millis(1)));
-    use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
     let (client, server_end) = tokio::io::duplex(1 << 16);
     let (server_read, server_write) = tokio::io::split(server_end);
     tokio::spawn(tool_executor::mcp::McpServer::new(runtime).serve_io(server_read, server_write));

@@ -95,7 +95,8 @@ fn unused(name: &str, taken: &[String]) -> String {
     if !taken.iter().any(|t| t == name) {
         return name.to_owned();
     }
-    (2..)
+    // `taken.len() + 1` distinct candidates: at least one is free.
+    (2..=taken.len() + 2)
         .map(|n| {
             let suffix = format!("_{n}");
             let mut base = name.to_owned();
@@ -103,7 +104,7 @@ fn unused(name: &str, taken: &[String]) -> String {
             base + &suffix
         })
         .find(|candidate| !taken.iter().any(|t| t == candidate))
-        .expect("an unused suffix exists")
+        .unwrap_or_else(|| name.to_owned())
 }
 
 /// A loss for every integer node of `canonical` whose range reaches past ±2^53.
