@@ -10,6 +10,7 @@ use std::hint::black_box;
 use common::ThreadCpuTime;
 use criterion::{Criterion, criterion_group, criterion_main};
 use serde_json::{Value, json};
+use tool_executor::ToolExecutor;
 use tool_executor::provider::{Definitions, Provider};
 use tool_executor::schema::dialect::Dialect;
 
