@@ -70,7 +70,7 @@ fn transforms(c: &mut Criterion<ThreadCpuTime>) {
     let mut group = c.benchmark_group("dialect_hard_schema");
     for d in Dialect::ALL {
         group.bench_function(d.as_str(), |b| {
-            b.iter(|| black_box(d.input(black_box(&hard))))
+            b.iter(|| black_box(d.input(black_box(&hard))));
         });
     }
     group.finish();
