@@ -120,8 +120,10 @@ struct Shared {
 ///   request timeout does.
 /// - A failed, rejected or canceled task comes back through the failure table
 ///   ([`from_a2a`](crate::failure::transport::from_a2a)): the code, class and data our agents
-///   send survive; a plain agent's failure is ordinary with code `a2a_task_failed`. Nothing a
-///   peer sends makes a failure unhandled; only a tool the card does not list is.
+///   send survive (and the retry hint); a plain agent's failure is ordinary (a rejected task
+///   terminal) with code `a2a_task_failed`; a task parked at `input-required` or
+///   `auth-required` is a terminal `a2a_interrupted` failure. Nothing a peer sends makes a
+///   failure unhandled; only a tool the card does not list is.
 ///
 /// ```no_run
 /// use tool_executor::agent::A2aToolExecutor;
