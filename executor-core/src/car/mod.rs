@@ -2,7 +2,7 @@
 //!
 //! car-engine 0.60's `ToolExecutor` is the seed trait ours mirrors, but car's `Runtime` takes
 //! `Arc<dyn car_engine::ToolExecutor>`, a different trait, and only runs tools it has
-//! registered. This crate never depends on car-engine (about 400 crates with native build
+//! registered. This crate never depends on car-engine (about 430 crates with native build
 //! scripts); it depends on car-ir (the types both sides name) and gives the car user two
 //! things:
 //!

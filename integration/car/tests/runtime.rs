@@ -111,7 +111,7 @@ async fn car_retries_an_ordinary_failure_and_the_tool_sees_each_attempt() {
 fn three_actions(tool: &str, params: Value) -> Value {
     json!([
         {"id": "first", "type": "tool_call", "tool": tool, "parameters": params,
-         "failure_behavior": "skip", "max_retries": 2},
+         "failure_behavior": "skip"},
         {"id": "write", "type": "state_write", "parameters": {"key": "k", "value": 1},
          "failure_behavior": "skip"},
         {"id": "next", "type": "tool_call", "tool": "add", "parameters": {"a": 1, "b": 1},
@@ -137,11 +137,21 @@ async fn a_terminal_failure_stops_the_proposal() {
     assert_eq!(results[2].status, ActionStatus::Skipped);
     assert_eq!(runtime.state.get("k"), None, "the proposal was rolled back");
 
-    // The same proposal with an ordinary failure goes on (`skip`, after car's retries).
+    // Even under `retry`, car does not try a terminal failure again.
+    let proposal = serde_json::from_value(json!({"actions": [{
+        "type": "tool_call", "tool": "forecast", "parameters": {"city": "Atlantis"},
+        "failure_behavior": "retry", "max_retries": 3,
+    }]}))
+    .expect("a proposal");
+    let outcome = runtime.execute(&proposal).await;
+    assert!(outcome.results[0].terminal);
+    assert_eq!(outcome.cost.retries, 0);
+
+    // The same proposal with an ordinary failure goes on (`skip`: one attempt, then skipped).
     let (probe, runtime) = self::runtime().await;
     let results = run(&runtime, three_actions("flaky", json!({"until": 99}))).await;
     assert_eq!(results[0].status, ActionStatus::Skipped);
-    assert_eq!(probe.attempts(), [1, 2, 3]);
+    assert_eq!(probe.attempts(), [1]);
     assert_eq!(results[2].status, ActionStatus::Succeeded);
     assert_eq!(runtime.state.get("k"), Some(json!(1)));
 }
