@@ -90,6 +90,7 @@ impl Config {
     /// Whether a call of `tool` without a caller's key gets one: when the policy may retry it
     /// although its hints say repeating it may repeat its effect (see [`has_side_effects`]).
     /// Other calls are safe to repeat, so a key would only cost an allocation per call.
+    #[inline]
     fn makes_keys_for(&self, tool: &str) -> bool {
         self.policy.attempts() > 1
             && self.policy.retries_side_effects()
@@ -187,7 +188,9 @@ async fn attempts(
 /// An attempt with nothing to wait for or guard (no limit, slot, deadline or token) is the
 /// executor's own future: the guarded path's timers and semaphore waits live in a box of
 /// their own, so a plain call neither allocates for them nor moves their space around with
-/// every future that holds the attempt (measured in BENCHMARKS.md).
+/// every future that holds the attempt (measured in BENCHMARKS.md). That check is inlined, the
+/// guarded attempt is not.
+#[inline]
 fn attempt_once<'a>(
     config: &'a Config,
     tool: &'a str,
@@ -197,15 +200,29 @@ fn attempt_once<'a>(
     deadline: Option<Limit>,
     key: Option<&'a str>,
 ) -> BoxFuture<'a, Result<ToolExecution, ToolFailure>> {
-    let token = options.cancellation.as_ref();
     let plain = deadline.is_none()
-        && token.is_none()
+        && options.cancellation.is_none()
         && config.attempt_timeout.is_none()
         && !config.limits.applies_to(tool);
     if plain {
         let ctx = options.context(attempt, None, key);
         return config.executor.execute_with_context(tool, args, ctx);
     }
+    guarded_attempt(config, tool, args, options, attempt, deadline, key)
+}
+
+/// [`attempt_once`] with a limit, a slot or a token to wait for.
+#[inline(never)]
+fn guarded_attempt<'a>(
+    config: &'a Config,
+    tool: &'a str,
+    args: &'a Value,
+    options: &'a CallOptions,
+    attempt: u32,
+    deadline: Option<Limit>,
+    key: Option<&'a str>,
+) -> BoxFuture<'a, Result<ToolExecution, ToolFailure>> {
+    let token = options.cancellation.as_ref();
     Box::pin(async move {
         let permits = if config.limits.applies_to(tool) {
             let waiting = async { Ok(config.limits.acquire(tool).await) };
