@@ -159,7 +159,12 @@ async fn attempts(
     };
     let mut attempt = 1;
     loop {
-        let once = attempt_once(config, tool, args, options, attempt, deadline, key);
+        let once = if is_plain(config, tool, options, deadline) {
+            let ctx = options.context(attempt, None, key);
+            config.executor.execute_with_context(tool, args, ctx)
+        } else {
+            guarded_attempt(config, tool, args, options, attempt, deadline, key)
+        };
         let failure = match trace::attempt(tool, attempt, once).await {
             Ok(execution) => {
                 let expected = options.expected_effects.as_ref();
@@ -182,36 +187,21 @@ async fn attempts(
     }
 }
 
-/// One attempt: a concurrency slot (waiting counts against the call's deadline), then the
-/// executor's call under the earlier of the per-attempt limit and the call's deadline.
-///
-/// An attempt with nothing to wait for or guard (no limit, slot, deadline or token) is the
-/// executor's own future: the guarded path's timers and semaphore waits live in a box of
-/// their own, so a plain call neither allocates for them nor moves their space around with
-/// every future that holds the attempt (measured in BENCHMARKS.md). That check is inlined, the
-/// guarded attempt is not.
+/// Whether attempt `attempt` has nothing to wait for or guard (no limit, slot, deadline or
+/// token): then it is the executor's own future, called in place. The guarded path's timers
+/// and semaphore waits live in a box of their own ([`guarded_attempt`], out of line), so a
+/// plain call neither allocates for them nor moves their space around with every future that
+/// holds the attempt (measured in BENCHMARKS.md).
 #[inline]
-fn attempt_once<'a>(
-    config: &'a Config,
-    tool: &'a str,
-    args: &'a Value,
-    options: &'a CallOptions,
-    attempt: u32,
-    deadline: Option<Limit>,
-    key: Option<&'a str>,
-) -> BoxFuture<'a, Result<ToolExecution, ToolFailure>> {
-    let plain = deadline.is_none()
+fn is_plain(config: &Config, tool: &str, options: &CallOptions, deadline: Option<Limit>) -> bool {
+    deadline.is_none()
         && options.cancellation.is_none()
         && config.attempt_timeout.is_none()
-        && !config.limits.applies_to(tool);
-    if plain {
-        let ctx = options.context(attempt, None, key);
-        return config.executor.execute_with_context(tool, args, ctx);
-    }
-    guarded_attempt(config, tool, args, options, attempt, deadline, key)
+        && !config.limits.applies_to(tool)
 }
 
-/// [`attempt_once`] with a limit, a slot or a token to wait for.
+/// One guarded attempt: a concurrency slot (waiting counts against the call's deadline), then
+/// the executor's call under the earlier of the per-attempt limit and the call's deadline.
 #[inline(never)]
 fn guarded_attempt<'a>(
     config: &'a Config,
