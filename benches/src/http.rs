@@ -7,7 +7,6 @@
 use std::net::SocketAddr;
 use std::sync::Arc;
 
-use tool_executor::mcp::{McpServer, McpServerConfig, McpToolExecutor};
 use hyper_util::rt::TokioIo;
 use hyper_util::service::TowerToHyperService;
 use rmcp::ServiceExt;
@@ -19,6 +18,7 @@ use rmcp::transport::{
 };
 use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
+use tool_executor::mcp::{McpServer, McpServerConfig, McpToolExecutor};
 
 use super::{ours, peer};
 

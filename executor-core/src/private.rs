@@ -50,3 +50,11 @@ pub mod a2a {
         SkillSpec, TaskQueue, default_cancel, run_cancel, run_execute, run_shutdown,
     };
 }
+
+/// What `car_executor!` expands to.
+#[cfg(feature = "car-ir")]
+pub mod car {
+    pub use crate::car::bridge::{Seed, classified, output, schemas, stateful, stream};
+    pub use ::car_ir;
+    pub use ::std::collections::HashMap;
+}

@@ -7,12 +7,12 @@ mod stream_support;
 
 use std::time::Duration;
 
-use tool_executor::mcp::{McpServerConfig, McpToolExecutor};
-use tool_executor::{FailureKind, ToolContext, ToolExecutor, ToolStreamChunk};
 use mcp_tools::{dropped, tools};
 use serde_json::json;
 use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
+use tool_executor::mcp::{McpServerConfig, McpToolExecutor};
+use tool_executor::{FailureKind, ToolContext, ToolExecutor, ToolStreamChunk};
 
 const WAIT: Duration = Duration::from_secs(10);
 

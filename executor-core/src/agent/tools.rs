@@ -8,7 +8,9 @@ use a2a_protocol_types::agent_card::{AgentCapabilities, AgentCard, AgentProvider
 use a2a_protocol_types::error::A2aResult;
 use a2a_protocol_types::extensions::AgentExtension;
 use a2a_protocol_types::failure::FailureClass;
+use a2a_protocol_types::idempotency::key_of;
 use a2a_protocol_types::message::{Message, Part, PartContent};
+use a2a_protocol_types::task::TaskState;
 use serde_json::{Map, Value, json};
 use tokio::sync::mpsc;
 
@@ -34,11 +36,18 @@ pub const OUTPUT_ARTIFACT: &str = "output";
 /// A tool executor served as an A2A agent: every tool is a skill.
 ///
 /// A message whose data part is `{"tool": NAME, "arguments": {…}}` runs the tool:
+/// - the task goes `working` first (so a streaming client learns its id, and can cancel it,
+///   before the tool reports anything);
 /// - its progress becomes `working` status updates (`{"progress": fraction}` in the metadata),
 ///   its streamed text and data chunks of the `output` artifact;
 /// - its result the `result` artifact (one data part), and the task `completed`;
 /// - a failure fails the task with the failure's message, code and class (the A2A row of
 ///   [`failure::transport`](crate::failure::transport)); a cancelled task cancels the tool.
+///
+/// The tool sees the send's client idempotency key (message metadata
+/// `a2a-rust.com/idempotency-key`), or else the A2A message id, as
+/// [`ToolContext::idempotency_key`]: a client that retries a send resends the same message, so
+/// a tool with a side effect can recognise the retry and not act twice, on any replica.
 ///
 /// A message without such a data part fails the task with an error saying what to send.
 /// Each skill's example in the card is such a call, with a sample value for every required
@@ -161,8 +170,12 @@ impl ToolAgent {
                     .await;
             }
         };
+        // `working` first: a streaming client gets the task (and its id, to cancel it) before
+        // the tool's first event, which for a quiet tool is its end.
+        emit.status(TaskState::Working, None).await?;
         let (tx, mut rx) = mpsc::channel(STREAM_CAPACITY);
         let tool_ctx = ToolContext::new()
+            .with_idempotency_key(idempotency_key(&ctx.message))
             .with_action_id(ctx.task_id.0.clone())
             .with_session_id(ctx.context_id.clone())
             .with_cancellation(ctx.cancellation_token.clone())
@@ -204,6 +217,16 @@ async fn forward(emit: &Emitter<'_>, chunk: ToolStreamChunk) -> A2aResult<()> {
         // Terminal chunks come from `spawn_stream`, not from a context's sink; the call's own
         // outcome ends the task.
         ToolStreamChunk::Done { .. } | ToolStreamChunk::Error { .. } => Ok(()),
+    }
+}
+
+/// The key a retried send repeats: the client's idempotency key (the message metadata's
+/// `a2a-rust.com/idempotency-key`, already validated by the server) or else the message id,
+/// which a genuine retry resends unchanged.
+fn idempotency_key(message: &Message) -> String {
+    match key_of(message) {
+        Ok(Some(key)) => key.to_owned(),
+        _ => message.id.0.clone(),
     }
 }
 
