@@ -153,7 +153,7 @@ fn main() {
         },
     );
 
-    provider(rounds, &set, &args);
+    provider(rounds, &set);
 
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()
@@ -189,7 +189,7 @@ fn main() {
 /// Provider definitions (cached and first computed) against listing specs, and answering an
 /// OpenAI Chat tool call against a direct call plus the same JSON work done by hand (parse the
 /// arguments string, serialize the output, build the `role: tool` message).
-fn provider(rounds: usize, set: &tool_executor::ToolSet, args: &serde_json::Value) {
+fn provider(rounds: usize, set: &tool_executor::ToolSet) {
     use tool_executor::provider::{Definitions, Provider};
 
     let defs = set
@@ -220,28 +220,24 @@ fn provider(rounds: usize, set: &tool_executor::ToolSet, args: &serde_json::Valu
             .ok();
         },
     );
-    let arguments = args.to_string();
-    let response = serde_json::json!({"choices": [{"message": {"role": "assistant", "tool_calls": [
-        {"id": "call_1", "type": "function", "function": {"name": CALLED, "arguments": arguments}}
-    ]}}]});
+    let arguments = benches::provider::arguments_text();
+    let response = benches::provider::completion();
     let direct = || {
-        let parsed: serde_json::Value = serde_json::from_str(black_box(&arguments)).expect("JSON");
-        let ctx = tool_executor::ToolContext::new().with_action_id("call_1");
-        let out = ready(black_box(set).execute_with_context(CALLED, &parsed, ctx)).expect("ok");
-        let message = serde_json::json!({"role": "tool", "tool_call_id": "call_1", "content": out.output.to_string()});
-        black_box(message);
+        black_box(benches::provider::direct(black_box(set), &arguments));
     };
     let adapted = || {
-        let answer = ready(defs.answer(black_box(set), black_box(&response))).expect("calls");
-        black_box(answer.messages());
+        black_box(benches::provider::answered(
+            &defs,
+            black_box(set),
+            &response,
+        ));
     };
-    let expected = ready(defs.answer(set, &response))
-        .expect("calls")
-        .messages();
+    let expected = benches::provider::answered(&defs, set, &response);
     assert_eq!(
         expected[0]["content"],
         r#"{"flagged":true,"tool":10,"total":84}"#
     );
+    assert_eq!(expected, vec![benches::provider::direct(set, &arguments)]);
     compare(
         "adapter: answer openai call / direct + JSON",
         rounds,

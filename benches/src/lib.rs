@@ -356,4 +356,69 @@ pub mod mcp {
     }
 }
 
+/// The provider tool-call adapter (issue 11) against the same call done by hand: one OpenAI
+/// Chat completion asking for [`CALLED`] with [`arguments`] as a JSON string. Used by the
+/// `provider` and `interleaved` benchmarks and by `examples/profile.rs`.
+pub mod provider {
+    use std::hint::black_box;
+
+    use serde_json::{Value, json};
+    use tool_executor::provider::{Definitions, Provider};
+    use tool_executor::{ToolContext, ToolExecutor, ToolSet};
+
+    use super::{CALLED, arguments, ready};
+
+    /// The call's id.
+    pub const CALL_ID: &str = "call_1";
+
+    /// The arguments as OpenAI sends them: a JSON string.
+    #[must_use]
+    pub fn arguments_text() -> String {
+        arguments().to_string()
+    }
+
+    /// A chat completion whose message asks for one call of [`CALLED`].
+    #[must_use]
+    pub fn completion() -> Value {
+        json!({"choices": [{"message": {"role": "assistant", "tool_calls": [
+            {"id": CALL_ID, "type": "function",
+             "function": {"name": CALLED, "arguments": arguments_text()}}
+        ]}}]})
+    }
+
+    /// `set`'s OpenAI Chat definitions (cached in the set).
+    ///
+    /// # Panics
+    /// If two tools map to one OpenAI name (the bench tools do not).
+    #[must_use]
+    pub fn definitions(set: &ToolSet) -> std::sync::Arc<Definitions> {
+        set.definitions(Provider::OpenAiChat)
+            .expect("distinct names")
+    }
+
+    /// The call by hand: parse the arguments string, `execute_with_context` with the call id,
+    /// serialize the output and build the `role: tool` message.
+    ///
+    /// # Panics
+    /// If the arguments do not parse or the call fails.
+    #[must_use]
+    pub fn direct(set: &ToolSet, arguments_text: &str) -> Value {
+        let parsed: Value = serde_json::from_str(black_box(arguments_text)).expect("JSON");
+        let ctx = ToolContext::new().with_action_id(CALL_ID);
+        let out = ready(set.execute_with_context(black_box(CALLED), &parsed, ctx)).expect("ok");
+        json!({"role": "tool", "tool_call_id": CALL_ID, "content": out.output.to_string()})
+    }
+
+    /// The adapter: `defs.answer(set, completion)` and its messages.
+    ///
+    /// # Panics
+    /// If the completion cannot be read.
+    #[must_use]
+    pub fn answered(defs: &Definitions, set: &ToolSet, completion: &Value) -> Vec<Value> {
+        ready(defs.answer(set, black_box(completion)))
+            .expect("calls")
+            .messages()
+    }
+}
+
 pub mod http;

@@ -68,17 +68,32 @@ impl Answer {
         let each = self.outcomes.iter();
         match self.provider {
             Provider::OpenAiChat => each
-                .map(|o| json!({"role": "tool", "tool_call_id": o.call.id, "content": text(&o.result)}))
+                .map(|o| {
+                    let content = text(&o.result).into();
+                    object([
+                        ("role", "tool".into()),
+                        ("tool_call_id", id(o)),
+                        ("content", content),
+                    ])
+                })
                 .collect(),
             Provider::OpenAiResponses => each
-                .map(|o| json!({"type": "function_call_output", "call_id": o.call.id, "output": text(&o.result)}))
+                .map(|o| {
+                    let output = text(&o.result).into();
+                    let kind = "function_call_output".into();
+                    object([("type", kind), ("call_id", id(o)), ("output", output)])
+                })
                 .collect(),
             _ if self.outcomes.is_empty() => Vec::new(),
             Provider::Anthropic | Provider::AnthropicStrict => {
                 let blocks: Vec<Value> = each
                     .map(|o| {
-                        json!({"type": "tool_result", "tool_use_id": o.call.id,
-                               "content": text(&o.result), "is_error": o.result.is_err()})
+                        object([
+                            ("type", "tool_result".into()),
+                            ("tool_use_id", id(o)),
+                            ("content", text(&o.result).into()),
+                            ("is_error", o.result.is_err().into()),
+                        ])
                     })
                     .collect();
                 vec![json!({"role": "user", "content": blocks})]
@@ -89,6 +104,22 @@ impl Answer {
             }
         }
     }
+}
+
+/// A JSON object of `fields`, in this order. Built by inserting the values as they are:
+/// `json!` serializes every non-literal value anew, copying each `String` it could move
+/// (measured in BENCHMARKS.md).
+fn object<const N: usize>(fields: [(&str, Value); N]) -> Value {
+    let mut map = Map::new();
+    for (key, value) in fields {
+        map.insert(key.to_owned(), value);
+    }
+    Value::Object(map)
+}
+
+/// The call's id as its answer echoes it (`null` when the provider sent none).
+fn id(outcome: &CallOutcome) -> Value {
+    outcome.call.id.clone().map_or(Value::Null, Value::String)
 }
 
 /// A failure as the model reads it.
@@ -157,71 +188,93 @@ impl Definitions {
     pub async fn answer_calls<E: ToolExecutor + ?Sized>(
         &self,
         executor: &E,
-        calls: Vec<ToolCall>,
+        mut calls: Vec<ToolCall>,
         limit: usize,
     ) -> Answer {
-        let declared: Vec<Option<&Declared>> = calls.iter().map(|c| self.find(&c.name)).collect();
-        let runs = calls
-            .iter()
-            .zip(&declared)
-            .map(|(call, declared)| run(executor, call, *declared));
-        let results = bounded(runs.collect(), limit.max(1)).await;
-        let outcomes = calls
-            .into_iter()
-            .zip(declared)
-            .zip(results)
-            .map(|((call, declared), result)| CallOutcome {
-                tool: declared.map(|d| d.name.clone()),
-                call,
-                result,
-            })
-            .collect();
+        // The common response has one call: awaited in place, with no list of boxed futures
+        // around it (measured in BENCHMARKS.md).
+        let outcomes = if calls.len() == 1
+            && let Some(call) = calls.pop()
+        {
+            let declared = self.find(&call.name);
+            let result = run(executor, &call, declared).await;
+            vec![outcome(call, declared, result)]
+        } else {
+            self.run_all(executor, calls, limit).await
+        };
         Answer {
             provider: self.provider,
             outcomes,
         }
     }
+
+    /// Several calls, at most `limit` at once, answered in the order sent.
+    async fn run_all<E: ToolExecutor + ?Sized>(
+        &self,
+        executor: &E,
+        calls: Vec<ToolCall>,
+        limit: usize,
+    ) -> Vec<CallOutcome> {
+        let declared: Vec<Option<&Declared>> = calls.iter().map(|c| self.find(&c.name)).collect();
+        let runs = calls.iter().zip(&declared).map(|(call, declared)| {
+            let run: Pin<Box<dyn Future<Output = _> + Send + '_>> =
+                Box::pin(run(executor, call, *declared));
+            run
+        });
+        let results = bounded(runs.collect(), limit.max(1)).await;
+        calls
+            .into_iter()
+            .zip(declared)
+            .zip(results)
+            .map(|((call, declared), result)| outcome(call, declared, result))
+            .collect()
+    }
+}
+
+fn outcome(
+    call: ToolCall,
+    declared: Option<&Declared>,
+    result: Result<Value, ToolFailure>,
+) -> CallOutcome {
+    CallOutcome {
+        tool: declared.map(|d| d.name.clone()),
+        call,
+        result,
+    }
 }
 
 /// One call through `execute_with_context`, its arguments as we declared them
 /// ([`Declared::restore`]).
-fn run<'a, E: ToolExecutor + ?Sized>(
-    executor: &'a E,
-    call: &'a ToolCall,
-    declared: Option<&'a Declared>,
-) -> Pin<Box<dyn Future<Output = Result<Value, ToolFailure>> + Send + 'a>> {
-    Box::pin(async move {
-        let Some(declared) = declared else {
-            return Err(ToolFailure::unknown_tool(&call.name));
-        };
-        let arguments = call.arguments.as_ref().map_err(Clone::clone)?;
-        let restored;
-        let arguments = match arguments {
-            Value::Object(args) if declared.rewrites(args) => {
-                restored = Value::Object(declared.restore(args));
-                &restored
-            }
-            other => other,
-        };
-        let mut ctx = ToolContext::new();
-        if let Some(id) = &call.id {
-            ctx = ctx.with_action_id(id.as_str());
+async fn run<E: ToolExecutor + ?Sized>(
+    executor: &E,
+    call: &ToolCall,
+    declared: Option<&Declared>,
+) -> Result<Value, ToolFailure> {
+    let Some(declared) = declared else {
+        return Err(ToolFailure::unknown_tool(&call.name));
+    };
+    let arguments = call.arguments.as_ref().map_err(Clone::clone)?;
+    let restored;
+    let arguments = match arguments {
+        Value::Object(args) if declared.rewrites(args) => {
+            restored = Value::Object(declared.restore(args));
+            &restored
         }
-        let run = executor.execute_with_context(&declared.name, arguments, ctx);
-        run.await.map(|ToolExecution { output, .. }| output)
-    })
+        other => other,
+    };
+    let mut ctx = ToolContext::new();
+    if let Some(id) = &call.id {
+        ctx = ctx.with_action_id(id.as_str());
+    }
+    let run = executor.execute_with_context(&declared.name, arguments, ctx);
+    run.await.map(ToolExecution::into_output)
 }
 
 /// Runs `futures`, at most `limit` at once, and returns their outputs in order.
 async fn bounded<T>(
-    mut futures: Vec<Pin<Box<dyn Future<Output = T> + Send + '_>>>,
+    futures: Vec<Pin<Box<dyn Future<Output = T> + Send + '_>>>,
     limit: usize,
 ) -> Vec<T> {
-    if futures.len() == 1
-        && let Some(only) = futures.pop()
-    {
-        return vec![only.await];
-    }
     let mut outputs: Vec<Option<T>> = futures.iter().map(|_| None).collect();
     let mut waiting = futures.into_iter().enumerate();
     let mut running = Vec::with_capacity(limit);

@@ -9,6 +9,7 @@ use super::names::{self, NameCollision};
 use super::{Declared, Definitions, Provider, SchemaRole, ToolLoss};
 use crate::ToolSpec;
 use crate::schema::dialect::{Loss, Transformed};
+use crate::tool::route::RouteTable;
 
 /// Anthropic's per-request limits for strict tools (provider-dialects.md §5.2).
 const ANTHROPIC_STRICT_TOOLS: usize = 20;
@@ -64,10 +65,17 @@ pub(super) fn build(
         }
         _ => Value::Array(tools),
     };
+    let by_provider_name = RouteTable::new(
+        declared
+            .iter()
+            .enumerate()
+            .map(|(index, d)| (d.provider_name.clone(), index)),
+    );
     Ok(Definitions {
         provider,
         tools,
         declared,
+        by_provider_name,
         losses,
     })
 }

@@ -208,13 +208,12 @@ pub(super) fn backoff<'a>(
     )))
 }
 
-/// One attempt: a concurrency slot (waiting counts against the call's deadline), then the
-/// executor's call under the earlier of the per-attempt limit and the call's deadline.
-///
-/// An attempt with nothing to wait for or guard (no limit, slot, deadline or token) is the
-/// executor's own future: the guarded path's timers and semaphore waits live in a box of
-/// their own, so a plain call neither allocates for them nor moves their space around with
-/// every future that holds the attempt (measured in BENCHMARKS.md).
+/// One attempt. An attempt with nothing to wait for or guard (no limit, slot, deadline or
+/// token) is the executor's own future, decided in line; the guarded path's timers and
+/// semaphore waits live in a box of their own ([`guarded_attempt`], out of line), so a plain
+/// call neither allocates for them nor moves their space around with every future that holds
+/// the attempt (measured in BENCHMARKS.md).
+#[inline]
 pub(super) fn attempt_once<'a>(
     config: &'a Config,
     tool: &'a str,
@@ -224,15 +223,30 @@ pub(super) fn attempt_once<'a>(
     deadline: Option<Limit>,
     key: Option<&'a str>,
 ) -> BoxFuture<'a, Result<ToolExecution, ToolFailure>> {
-    let token = options.cancellation.as_ref();
     let plain = deadline.is_none()
-        && token.is_none()
+        && options.cancellation.is_none()
         && config.attempt_timeout.is_none()
         && !config.limits.applies_to(tool);
     if plain {
         let ctx = options.context(attempt, None, key);
         return config.executor.execute_with_context(tool, args, ctx);
     }
+    guarded_attempt(config, tool, args, options, attempt, deadline, key)
+}
+
+/// One guarded attempt: a concurrency slot (waiting counts against the call's deadline), then
+/// the executor's call under the earlier of the per-attempt limit and the call's deadline.
+#[inline(never)]
+fn guarded_attempt<'a>(
+    config: &'a Config,
+    tool: &'a str,
+    args: &'a Value,
+    options: &'a CallOptions,
+    attempt: u32,
+    deadline: Option<Limit>,
+    key: Option<&'a str>,
+) -> BoxFuture<'a, Result<ToolExecution, ToolFailure>> {
+    let token = options.cancellation.as_ref();
     Box::pin(async move {
         let permits = if config.limits.applies_to(tool) {
             let waiting = async { Ok(config.limits.acquire(tool).await) };

@@ -31,6 +31,7 @@ impl Limits {
     }
 
     /// Whether a call of `tool` may have to wait for a slot.
+    #[inline]
     pub(super) fn applies_to(&self, tool: &str) -> bool {
         self.overall.is_some() || (!self.per_tool.is_empty() && self.per_tool.contains_key(tool))
     }

@@ -227,7 +227,7 @@ where
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
         self.project().call.poll(cx).map(|result| {
             result
-                .map(|execution| execution.output)
+                .map(ToolExecution::into_output)
                 .map_err(|failure| for_seed(&failure))
         })
     }
