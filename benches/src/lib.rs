@@ -357,3 +357,4 @@ pub mod mcp {
 }
 
 pub mod http;
+pub mod load;
