@@ -6,11 +6,20 @@
 //! ```
 //!
 //! - `echo` answers with the text it received;
-//! - `slow` stays working, with a status update every second, until cancelled (or 60 s);
+//! - `slow` stays working, with a status update every second, until cancelled (or 60 s); a
+//!   message whose text is a number `N` completes after `N` seconds instead;
 //! - `tools` serves the quickstart's tools as an agent: send a data part
 //!   `{"tool": "add", "arguments": {"a": 1, "b": 2}}`.
 //!
-//! Prints `listening on http://…` once it accepts connections; Ctrl-C stops it gracefully.
+//! Replicas (`--features postgres`, see README "Scaling out"): `--postgres URL` (or the
+//! `DATABASE_URL` environment variable) keeps tasks, push configs and halts in PostgreSQL,
+//! shared by every replica on the database; `--replica-timeout-ms N` is how long a replica may
+//! be silent before the others fail its running tasks (default 30000); `--public-url URL` is
+//! the address the card names (the load balancer's). `--sqlite URL` (`--features sqlite`)
+//! keeps them in one file instead.
+//!
+//! Prints `listening on http://…` once it accepts connections; Ctrl-C stops it gracefully. The
+//! `slow` agent prints a line when a task starts and when it stops.
 
 use std::time::Duration;
 
@@ -21,7 +30,8 @@ mod quickstart;
 
 use tool_executor::agent::types::agent_card::{AgentCapabilities, AgentInterface, AgentSkill};
 use tool_executor::agent::{
-    A2aResult, AgentCard, AgentServer, Emitter, EventQueueWriter, RequestContext, ToolAgent,
+    A2aResult, AgentCard, AgentServer, AgentServerBuilder, Emitter, EventQueueWriter,
+    RequestContext, ToolAgent,
 };
 
 /// Answers with the text it received.
@@ -41,25 +51,40 @@ impl Echo {
 
 struct Echo;
 
-/// Works until cancelled, one status update a second, and gives up after `limit`.
+/// Works until cancelled, one status update a second, and gives up after `limit` (or after
+/// the number of seconds the message's text names).
 struct Slow {
     limit: Duration,
 }
 
 tool_executor::agent_executor!(Slow, |ctx, queue| async move {
     let emit = Emitter::new(ctx, queue);
+    let asked = ctx
+        .message
+        .text()
+        .and_then(|t| t.trim().parse::<u64>().ok());
+    let limit = asked.map_or(self.limit, Duration::from_secs);
+    let task = &ctx.task_id.0;
+    println!("slow task {task}: started");
     let started = tokio::time::Instant::now();
     let mut seconds = 0u64;
-    while started.elapsed() < self.limit {
+    while started.elapsed() < limit {
         emit.working(format!("working for {seconds} s")).await?;
         if emit
             .until_cancelled(tokio::time::sleep(Duration::from_secs(1)))
             .await
             .is_none()
         {
+            println!("slow task {task}: cancelled after {seconds} s, stopped");
             return Ok(()); // `Canceled` is written
         }
         seconds += 1;
+    }
+    println!("slow task {task}: finished after {seconds} s");
+    if asked.is_some() {
+        return emit
+            .complete_with_message(format!("waited {seconds} s"))
+            .await;
     }
     emit.complete_with_message(format!("gave up waiting after {seconds} s"))
         .await
@@ -79,55 +104,120 @@ fn slow_card(url: &str) -> AgentCard {
     .with_skill(AgentSkill::new("wait", "Wait", "Waits until cancelled.").with_tags(["wait"]))
 }
 
-#[derive(Debug)]
+#[derive(Debug, Default)]
 struct Args {
     addr: String,
     agent: String,
+    public_url: Option<String>,
+    postgres: Option<String>,
+    sqlite: Option<String>,
+    replica_timeout_ms: Option<u64>,
 }
 
+const USAGE: &str = "usage: a2a_agent --addr HOST:PORT --agent echo|slow|tools [--public-url URL] \
+    [--postgres URL | --sqlite URL] [--replica-timeout-ms N]";
+
 fn args() -> Result<Args, String> {
-    let usage = "usage: a2a_agent --addr HOST:PORT --agent echo|slow|tools";
-    let mut addr = None;
-    let mut agent = None;
+    let mut parsed = Args {
+        addr: "127.0.0.1:3000".to_owned(),
+        postgres: std::env::var("DATABASE_URL").ok().filter(|u| !u.is_empty()),
+        ..Args::default()
+    };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
         let value = it
             .next()
-            .ok_or_else(|| format!("`{flag}` needs a value; {usage}"))?;
+            .ok_or_else(|| format!("`{flag}` needs a value; {USAGE}"))?;
         match flag.as_str() {
-            "--addr" => addr = Some(value),
-            "--agent" => agent = Some(value),
-            _ => return Err(format!("unknown flag `{flag}`; {usage}")),
+            "--addr" => parsed.addr = value,
+            "--agent" => parsed.agent = value,
+            "--public-url" => parsed.public_url = Some(value),
+            "--postgres" => parsed.postgres = Some(value),
+            "--sqlite" => parsed.sqlite = Some(value),
+            "--replica-timeout-ms" => {
+                let ms = value
+                    .parse()
+                    .map_err(|e| format!("`--replica-timeout-ms {value}`: {e}; {USAGE}"))?;
+                parsed.replica_timeout_ms = Some(ms);
+            }
+            _ => return Err(format!("unknown flag `{flag}`; {USAGE}")),
         }
     }
-    Ok(Args {
-        addr: addr.unwrap_or_else(|| "127.0.0.1:3000".to_owned()),
-        agent: agent.ok_or_else(|| format!("`--agent` is required; {usage}"))?,
-    })
+    if parsed.agent.is_empty() {
+        return Err(format!("`--agent` is required; {USAGE}"));
+    }
+    Ok(parsed)
+}
+
+/// The builder for the stores and public URL the flags ask for.
+async fn builder(args: &Args) -> Result<AgentServerBuilder, Box<dyn std::error::Error>> {
+    let mut builder = AgentServer::builder();
+    if let Some(url) = &args.public_url {
+        builder = builder.public_url(url);
+    }
+    if let Some(url) = &args.postgres {
+        #[cfg(feature = "postgres")]
+        {
+            let mut stores = tool_executor::agent::Stores::postgres(url).await?;
+            if let Some(ms) = args.replica_timeout_ms {
+                stores = stores.with_replica_timeout(Duration::from_millis(ms));
+            }
+            builder = builder.stores(stores);
+        }
+        #[cfg(not(feature = "postgres"))]
+        return Err(format!(
+            "`--postgres {url}` needs this example built with `--features postgres`"
+        )
+        .into());
+    }
+    if let Some(url) = &args.sqlite {
+        #[cfg(feature = "sqlite")]
+        {
+            builder = builder.stores(tool_executor::agent::Stores::sqlite(url).await?);
+        }
+        #[cfg(not(feature = "sqlite"))]
+        return Err(
+            format!("`--sqlite {url}` needs this example built with `--features sqlite`").into(),
+        );
+    }
+    Ok(builder)
 }
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args = args()?;
+    if args.postgres.is_some() && args.sqlite.is_some() {
+        return Err(format!("`--postgres` and `--sqlite` exclude each other; {USAGE}").into());
+    }
+    let builder = builder(&args).await?;
     let server = match args.agent.as_str() {
-        "echo" => AgentServer::bind(&args.addr, Echo).await?,
+        "echo" => builder.bind(&args.addr, Echo).await?,
         "slow" => {
             let slow = Slow {
                 limit: Duration::from_secs(60),
             };
-            AgentServer::bind_executor(&args.addr, slow, slow_card).await?
+            builder.bind_executor(&args.addr, slow, slow_card).await?
         }
         "tools" => {
             let tools = ToolAgent::new(quickstart::tools()?)
                 .with_name("Quickstart tools")
                 .with_description("The quickstart tools as an A2A agent: one skill per tool.");
-            AgentServer::bind(&args.addr, tools).await?
+            builder.bind(&args.addr, tools).await?
         }
         other => {
             return Err(format!("unknown agent `{other}`; expected echo, slow or tools").into());
         }
     };
-    println!("listening on {} ({} agent)", server.url(), args.agent);
+    println!(
+        "listening on {} ({} agent, {} tasks)",
+        server.url(),
+        args.agent,
+        match (&args.postgres, &args.sqlite) {
+            (Some(_), _) => "postgres",
+            (_, Some(_)) => "sqlite",
+            _ => "in-memory",
+        }
+    );
     let report = server
         .run_until(async {
             let _ = tokio::signal::ctrl_c().await;

@@ -9,9 +9,9 @@
 use std::net::SocketAddr;
 use std::time::Duration;
 
-use tool_executor::prelude::*;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
+use tool_executor::prelude::*;
 
 /// Adds two integers; a sum outside the 64-bit range is an `overflow` failure.
 #[tool(read_only, idempotent, open_world = false)]

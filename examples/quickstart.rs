@@ -7,10 +7,10 @@ use std::borrow::Cow;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use tool_executor::prelude::*;
-use tool_executor::{FailureKind, ToolSet, ToolStreamChunk};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
+use tool_executor::prelude::*;
+use tool_executor::{FailureKind, ToolSet, ToolStreamChunk};
 
 /// Temperature unit.
 #[derive(Debug, Clone, Copy, Default, Serialize, Deserialize, JsonSchema)]

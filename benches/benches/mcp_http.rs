@@ -18,9 +18,9 @@ use benches::http::{connect, connect_executor, serve_ours, serve_rmcp};
 use benches::mcp::{call, params};
 use benches::{CALLED, arguments};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use tool_executor::{ToolContext, ToolExecutor};
 use serde_json::json;
 use tokio_util::sync::CancellationToken;
+use tool_executor::{ToolContext, ToolExecutor};
 
 fn round_trip(c: &mut Criterion) {
     // The servers run on the runtime's two workers; the client runs on the benchmark thread

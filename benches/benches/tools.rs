@@ -10,11 +10,11 @@ use std::hint::black_box;
 use benches::{CALLED, arguments, hand, ours, peer, ready};
 use common::ThreadCpuTime;
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
-use tool_executor::ToolExecutor;
 use rmcp::handler::server::tool::ToolCallContext;
 use rmcp::model::{CallToolRequestParams, CallToolResponse, NumberOrString};
 use rmcp::service::{RequestContext, serve_directly};
 use serde_json::Value;
+use tool_executor::ToolExecutor;
 
 mod common;
 

@@ -135,10 +135,10 @@ pub mod ours {
 pub mod hand {
     use std::sync::{Arc, OnceLock};
 
-    use tool_executor::{BoxFuture, SpecList, ToolSpec};
     use schemars::JsonSchema;
     use serde::Deserialize;
     use serde_json::Value;
+    use tool_executor::{BoxFuture, SpecList, ToolSpec};
 
     use super::Reply;
 
@@ -290,11 +290,11 @@ pub mod peer {
 /// against our `McpServer` serving [`ours::toolset`], or against the [`peer`] server. Used by
 /// the `mcp` and `interleaved` benchmarks and by `examples/profile.rs`.
 pub mod mcp {
-    use tool_executor::mcp::McpServer;
     use rmcp::ServiceExt;
     use rmcp::model::CallToolRequestParams;
     use rmcp::service::{RoleClient, RunningService};
     use serde_json::Value;
+    use tool_executor::mcp::McpServer;
 
     use super::{CALLED, arguments, ours, peer};
 

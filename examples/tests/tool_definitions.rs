@@ -2,9 +2,9 @@
 //! (`tests/snapshots/`, `UPDATE_EXPECT=1` rewrites them), every tool checked against the
 //! provider rules as code, the losses asserted, and the recorded provider responses answered.
 
+use expect_test::expect_file;
 use tool_executor::ToolSet;
 use tool_executor::provider::Provider;
-use expect_test::expect_file;
 
 #[allow(dead_code)] // the tour's `main` is not run here
 #[path = "../quickstart.rs"]

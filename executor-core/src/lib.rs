@@ -228,6 +228,12 @@ pub mod tool;
 #[path = "private.rs"]
 pub mod __private;
 
+pub use failure::{Classification, FailureKind, REDACTED_MESSAGE, ToolFailure};
+pub use tool::{
+    BoxFuture, CatchUnwind, ContextExecutor, DuplicateTool, Panic, STREAM_CAPACITY, SpecList, Tool,
+    ToolAnnotations, ToolContext, ToolExecution, ToolExecutor, ToolSet, ToolSetBuilder, ToolSpec,
+    ToolStreamChunk, spawn_stream,
+};
 /// `#[derive(ToolFailure)]`, beside the type of the same name (derives and types live in
 /// different namespaces, as with serde's `Serialize`).
 pub use tool_executor_macros::ToolFailure;
@@ -235,12 +241,6 @@ pub use tool_executor_macros::ToolFailure;
 #[cfg_attr(docsrs, doc(cfg(feature = "a2a")))]
 pub use tool_executor_macros::{agent, agent_executor};
 pub use tool_executor_macros::{tool, tools, toolset};
-pub use failure::{Classification, FailureKind, REDACTED_MESSAGE, ToolFailure};
-pub use tool::{
-    BoxFuture, CatchUnwind, ContextExecutor, DuplicateTool, Panic, STREAM_CAPACITY, SpecList, Tool,
-    ToolAnnotations, ToolContext, ToolExecution, ToolExecutor, ToolSet, ToolSetBuilder, ToolSpec,
-    ToolStreamChunk, spawn_stream,
-};
 
 #[cfg(feature = "mcp")]
 #[cfg_attr(docsrs, doc(cfg(feature = "mcp")))]

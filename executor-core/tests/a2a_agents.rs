@@ -5,6 +5,7 @@
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::{Arc, Mutex};
 
+use serde_json::json;
 use tool_executor::ToolFailure;
 use tool_executor::agent::types::events::StreamResponse;
 use tool_executor::agent::types::task::TaskId;
@@ -12,7 +13,6 @@ use tool_executor::agent::{
     A2aError, A2aResult, Agent, AgentExecutor, Emitter, EventQueueWriter, Message, Part,
     RequestContext, TaskState,
 };
-use serde_json::json;
 
 /// Records every event; `Err` when told to refuse.
 #[derive(Clone, Default)]

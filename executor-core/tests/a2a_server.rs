@@ -9,11 +9,11 @@ use std::time::Duration;
 use a2a_support::{
     V1, request, rpc, rpc_error, rpc_raw, send_params, text_message, wait_for_state,
 };
+use serde_json::{Value, json};
 use tool_executor::agent::types::agent_card::{AgentCapabilities, AgentInterface, AgentSkill};
 use tool_executor::agent::{
     A2aResult, AgentServer, Emitter, EventQueueWriter, RequestContext, RunningAgent,
 };
-use serde_json::{Value, json};
 
 /// Answers with the text it was sent.
 #[tool_executor::agent(

@@ -11,9 +11,9 @@ mod quickstart;
 use std::time::Duration;
 
 use a2a_support::{V1, request, rpc, send_params, wait_for_state};
+use serde_json::{Value, json};
 use tool_executor::agent::{AgentServer, RunningAgent, TOOL_SCHEMAS_EXTENSION, ToolAgent};
 use tool_executor::prelude::*;
-use serde_json::{Value, json};
 
 /// Adds two numbers.
 #[tool(read_only, idempotent)]

@@ -5,9 +5,9 @@ use std::error::Error as _;
 use std::fmt;
 use std::time::Duration;
 
+use serde_json::json;
 use tool_executor::failure::FailureCodes;
 use tool_executor::{Classification, FailureKind, REDACTED_MESSAGE, ToolFailure};
-use serde_json::json;
 
 /// Every variant-level key, one per variant, on an enum without defaults.
 #[derive(Debug, thiserror::Error, ToolFailure)]

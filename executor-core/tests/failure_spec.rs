@@ -1,8 +1,8 @@
 //! A `#[tool]` returning `Result<T, E>` lists `E`'s failure codes in its spec when `E` derives
 //! `ToolFailure`, and none (while still compiling) for any other error type.
 
-use tool_executor::prelude::*;
 use serde_json::Value;
+use tool_executor::prelude::*;
 
 #[derive(Debug, thiserror::Error, ToolFailure)]
 enum WeatherError {

@@ -7,11 +7,11 @@ mod mcp_tools;
 
 use std::time::Duration;
 
-use tool_executor::mcp::McpServer;
 use serde_json::{Value, json};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 use tokio_util::sync::CancellationToken;
+use tool_executor::mcp::McpServer;
 
 const WAIT: Duration = Duration::from_secs(10);
 

@@ -7,12 +7,12 @@ mod mcp_tools;
 
 use std::time::Duration;
 
-use tool_executor::mcp::McpServer;
 use mcp_tools::{dropped, tools};
 use serde_json::{Value, json};
 use tokio::io::{
     AsyncBufReadExt, AsyncWriteExt, BufReader, DuplexStream, Lines, ReadHalf, WriteHalf,
 };
+use tool_executor::mcp::McpServer;
 
 const WAIT: Duration = Duration::from_secs(10);
 

@@ -10,12 +10,12 @@ use std::net::SocketAddr;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-use tool_executor::prelude::*;
 use mcp_tools::{OnDrop, dropped};
 use serde_json::{Value, json};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 use tokio_util::sync::CancellationToken;
+use tool_executor::prelude::*;
 
 const WAIT: Duration = Duration::from_secs(10);
 

@@ -11,9 +11,9 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
+use serde_json::json;
 use tool_executor::mcp::{McpServerConfig, McpToolExecutor};
 use tool_executor::{FailureKind, ToolContext, ToolExecutor, ToolStreamChunk};
-use serde_json::json;
 
 const WAIT: Duration = Duration::from_secs(30);
 

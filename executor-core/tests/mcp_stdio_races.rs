@@ -10,12 +10,12 @@
 use std::collections::{HashMap, HashSet};
 use std::time::Duration;
 
-use tool_executor::mcp::McpServer;
-use tool_executor::prelude::*;
 use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tokio::net::unix::pipe;
 use tokio::sync::mpsc;
+use tool_executor::mcp::McpServer;
+use tool_executor::prelude::*;
 
 /// How long a test waits for replies before naming the ones that never came.
 const WAIT: Duration = Duration::from_secs(10);

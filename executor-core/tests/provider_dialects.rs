@@ -10,13 +10,13 @@ mod dialect_rules;
 
 use std::collections::HashMap;
 
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
 use tool_executor::ToolSet;
 use tool_executor::prelude::*;
 use tool_executor::provider::{Definitions, Provider, SchemaRole};
 use tool_executor::schema::dialect::{Dialect, Transformed};
-use schemars::JsonSchema;
-use serde::{Deserialize, Serialize};
-use serde_json::Value;
 
 /// A colour.
 #[derive(Debug, Clone, Copy, Serialize, Deserialize, JsonSchema)]

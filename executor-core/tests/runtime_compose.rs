@@ -5,12 +5,12 @@ mod runtime_support;
 use std::sync::Arc;
 use std::time::Duration;
 
+use runtime_support::{Script, Step, fail, ok};
+use tokio::sync::mpsc;
 use tool_executor::prelude::*;
 use tool_executor::runtime::{FallbackChain, PrefixRouter, RetryPolicy, Runtime};
 use tool_executor::tool::{DuplicateTool, ToolStreamChunk};
 use tool_executor::{FailureKind, ToolContext};
-use runtime_support::{Script, Step, fail, ok};
-use tokio::sync::mpsc;
 
 /// Adds two numbers.
 #[tool]

@@ -5,14 +5,14 @@ mod runtime_support;
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
-use tool_executor::failure::transport::for_stream;
-use tool_executor::runtime::{HANDLE_BUFFER, HandleId, HandleStatus, RetryPolicy, Runtime};
-use tool_executor::tool::ToolStreamChunk;
-use tool_executor::{FailureKind, ToolFailure};
 use runtime_support::{Script, Step, after, fail, ok};
 use serde_json::json;
 use tokio::task::JoinSet;
 use tokio::time::Instant;
+use tool_executor::failure::transport::for_stream;
+use tool_executor::runtime::{HANDLE_BUFFER, HandleId, HandleStatus, RetryPolicy, Runtime};
+use tool_executor::tool::ToolStreamChunk;
+use tool_executor::{FailureKind, ToolFailure};
 
 const SEC: Duration = Duration::from_secs(1);
 

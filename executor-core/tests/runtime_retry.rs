@@ -7,13 +7,13 @@ use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
 
-use tool_executor::runtime::{CallOptions, RetryPolicy, Runtime};
-use tool_executor::tool::ToolAnnotations;
-use tool_executor::{FailureKind, ToolFailure};
 use runtime_support::{Script, Step, after, fail, ok};
 use serde_json::json;
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
+use tool_executor::runtime::{CallOptions, RetryPolicy, Runtime};
+use tool_executor::tool::ToolAnnotations;
+use tool_executor::{FailureKind, ToolFailure};
 
 const MS: Duration = Duration::from_millis(1);
 

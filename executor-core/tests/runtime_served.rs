@@ -5,12 +5,12 @@ mod runtime_support;
 
 use std::time::Duration;
 
-use tool_executor::ToolFailure;
-use tool_executor::mcp::McpServer;
-use tool_executor::runtime::{RetryPolicy, Runtime};
 use runtime_support::{Script, fail, ok};
 use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+use tool_executor::ToolFailure;
+use tool_executor::mcp::McpServer;
+use tool_executor::runtime::{RetryPolicy, Runtime};
 
 #[tokio::test]
 async fn an_mcp_server_over_a_runtime_retries_the_tools_it_serves() {

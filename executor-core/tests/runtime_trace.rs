@@ -10,10 +10,10 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
-use tool_executor::ToolFailure;
-use tool_executor::runtime::{CallOptions, RetryPolicy, Runtime};
 use runtime_support::{Script, fail, ok};
 use serde_json::json;
+use tool_executor::ToolFailure;
+use tool_executor::runtime::{CallOptions, RetryPolicy, Runtime};
 use tracing::field::{Field, Visit};
 use tracing::span::{Attributes, Id, Record};
 use tracing::{Event, Metadata, Subscriber};

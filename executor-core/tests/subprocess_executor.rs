@@ -6,10 +6,10 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
-use tool_executor::subprocess::{SubprocessTool, SubprocessToolExecutor};
-use tool_executor::{FailureKind, ToolContext, ToolExecutor, ToolFailure, ToolSpec};
 use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
+use tool_executor::subprocess::{SubprocessTool, SubprocessToolExecutor};
+use tool_executor::{FailureKind, ToolContext, ToolExecutor, ToolFailure, ToolSpec};
 
 fn script(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))

@@ -3,9 +3,9 @@
 
 mod tool_support;
 
+use serde_json::Value;
 use tool_executor::FailureKind;
 use tool_executor::prelude::*;
-use serde_json::Value;
 use tool_support::{add, call, ping, rt, set};
 
 #[test]

@@ -8,9 +8,9 @@ use std::collections::HashMap;
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
+use tokio_util::sync::CancellationToken;
 use tool_executor::prelude::*;
 use tool_executor::{FailureKind, Tool};
-use tokio_util::sync::CancellationToken;
 use tool_support::{NAP_DROPPED, SLOW_DROPPED, add, call, nap, rt, set};
 
 #[test]

@@ -14,9 +14,9 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use common::assert_snapshot;
+use serde_json::Value;
 use tool_executor::prelude::*;
 use tool_executor::{BoxFuture, FailureKind, ToolSet, ToolSpec};
-use serde_json::Value;
 use tool_support::{add, call, drain, ping, rt};
 
 /// A stateful, clonable service.

@@ -86,13 +86,20 @@
 //! [`Emitter`] writes the common events in one call each and makes the cancellation check one
 //! call ([`Emitter::is_cancelled`], [`Emitter::end_if_cancelled`], [`Emitter::until_cancelled`]).
 
+mod builder;
 mod card;
 mod emitter;
 mod example;
 mod limit;
 mod queue;
 mod serve;
+#[cfg(any(feature = "a2a-postgres", feature = "a2a-sqlite"))]
+mod stores;
 mod tools;
+#[cfg(feature = "a2a-postgres")]
+mod watchdog;
+
+pub use builder::AgentServerBuilder;
 
 pub use card::Agent;
 #[doc(hidden)]
@@ -103,7 +110,12 @@ pub use queue::TaskQueue;
 #[doc(hidden)]
 pub use queue::{default_cancel, run_cancel, run_execute, run_shutdown};
 pub use serve::{AgentServer, RunningAgent, ServeError, StopReport, serve};
+#[cfg(any(feature = "a2a-postgres", feature = "a2a-sqlite"))]
+pub use stores::Stores;
 pub use tools::{OUTPUT_ARTIFACT, RESULT_ARTIFACT, TOOL_SCHEMAS_EXTENSION, ToolAgent};
+#[cfg(feature = "a2a-postgres")]
+#[cfg_attr(docsrs, doc(cfg(feature = "a2a-postgres")))]
+pub use watchdog::{DEFAULT_REPLICA_TIMEOUT, REPLICA_LOST};
 
 /// The A2A server crate (`a2a-protocol-server`), for what this module does not wrap: task
 /// stores, interceptors, push senders, the dispatchers.
@@ -115,7 +127,8 @@ pub use a2a_protocol_types as types;
 // results, public fields); everything else is under `server` and `types`.
 pub use a2a_protocol_server::serve::ServeReport;
 pub use a2a_protocol_server::{
-    AgentExecutor, EventQueueWriter, RequestContext, RequestHandler, ServerError, ShutdownReport,
+    AgentExecutor, EventQueueWriter, RequestContext, RequestHandler, RequestHandlerBuilder,
+    ServerError, ShutdownReport,
 };
 pub use a2a_protocol_types::agent_card::AgentCard;
 pub use a2a_protocol_types::artifact::Artifact;

@@ -9,15 +9,15 @@ use std::sync::Arc;
 use a2a_protocol_server::dispatch::{CombinedDispatcher, DispatchConfig};
 use a2a_protocol_server::serve::{ServeReport, Server};
 use a2a_protocol_server::{
-    AgentExecutor, CancellationToken, HttpPushSender, RequestHandler, RequestHandlerBuilder,
-    ServerError, ShutdownReport,
+    AgentExecutor, CancellationToken, RequestHandler, ServerError, ShutdownReport,
 };
 use a2a_protocol_types::agent_card::AgentCard;
 use tokio::net::ToSocketAddrs;
 use tokio::task::JoinHandle;
 
+use super::builder::{AgentServerBuilder, WatchGuard};
 use super::card::Agent;
-use super::limit::{BodyLimit, DEFAULT_MAX_A2A_REQUEST_BYTES};
+use super::limit::BodyLimit;
 
 /// Why an agent could not be served.
 #[derive(Debug)]
@@ -28,6 +28,8 @@ pub enum ServeError {
     /// The server refused the agent: most often a card A2A 1.0 does not allow (no skills, a
     /// skill without tags, an empty description).
     Handler(ServerError),
+    /// The task stores could not be opened (features `a2a-postgres`, `a2a-sqlite`).
+    Store(Box<dyn std::error::Error + Send + Sync>),
 }
 
 impl fmt::Display for ServeError {
@@ -35,6 +37,7 @@ impl fmt::Display for ServeError {
         match self {
             Self::Bind(e) => write!(f, "could not bind the agent's address: {e}"),
             Self::Handler(e) => write!(f, "the A2A server refused the agent: {e}"),
+            Self::Store(e) => write!(f, "the agent's stores could not be opened: {e}"),
         }
     }
 }
@@ -44,6 +47,7 @@ impl std::error::Error for ServeError {
         match self {
             Self::Bind(e) => Some(e),
             Self::Handler(e) => Some(e),
+            Self::Store(e) => Some(&**e),
         }
     }
 }
@@ -93,6 +97,7 @@ pub struct AgentServer {
     local_addr: SocketAddr,
     url: String,
     max_request_bytes: usize,
+    watch: WatchGuard,
 }
 
 impl fmt::Debug for AgentServer {
@@ -112,10 +117,7 @@ impl AgentServer {
     /// # Errors
     /// [`ServeError`] when the address cannot be bound or the card is not valid A2A 1.0.
     pub async fn bind(addr: impl ToSocketAddrs, agent: impl Agent) -> Result<Self, ServeError> {
-        let server = Server::bind(addr).await.map_err(ServeError::Bind)?;
-        let url = local_url(&server)?;
-        let card = agent.card(&url);
-        Self::build(server, url, agent, card)
+        Self::builder().bind(addr, agent).await
     }
 
     /// Binds `addr` for `agent`, whose card names `public_url` (behind a proxy, or on a
@@ -128,10 +130,10 @@ impl AgentServer {
         public_url: impl Into<String>,
         agent: impl Agent,
     ) -> Result<Self, ServeError> {
-        let server = Server::bind(addr).await.map_err(ServeError::Bind)?;
-        let url = public_url.into();
-        let card = agent.card(&url);
-        Self::build(server, url, agent, card)
+        Self::builder()
+            .public_url(public_url)
+            .bind(addr, agent)
+            .await
     }
 
     /// Binds `addr` for an executor that does not describe itself (one declared with
@@ -145,35 +147,35 @@ impl AgentServer {
         executor: impl AgentExecutor,
         card: impl FnOnce(&str) -> AgentCard,
     ) -> Result<Self, ServeError> {
-        let server = Server::bind(addr).await.map_err(ServeError::Bind)?;
-        let url = local_url(&server)?;
-        let card = card(&url);
-        Self::build(server, url, executor, card)
+        Self::builder().bind_executor(addr, executor, card).await
     }
 
-    fn build(
+    /// A builder for other stores (PostgreSQL, SQLite), a public URL, interceptors or a
+    /// deployment profile.
+    pub fn builder() -> AgentServerBuilder {
+        AgentServerBuilder::default()
+    }
+
+    pub(super) fn from_parts(
         server: Server,
+        handler: RequestHandler,
+        local_addr: SocketAddr,
         url: String,
-        executor: impl AgentExecutor,
-        card: AgentCard,
-    ) -> Result<Self, ServeError> {
-        let local_addr = server.local_addr().map_err(ServeError::Bind)?;
-        let push = card.capabilities.push_notifications == Some(true);
-        let mut builder = RequestHandlerBuilder::new(executor).with_agent_card(card);
-        if push {
-            builder = builder.with_push_sender(HttpPushSender::new());
-        }
-        let handler = builder.build().map_err(ServeError::Handler)?;
-        Ok(Self {
+        max_request_bytes: usize,
+        watch: WatchGuard,
+    ) -> Self {
+        Self {
             server,
             handler: Arc::new(handler),
             local_addr,
             url,
-            max_request_bytes: DEFAULT_MAX_A2A_REQUEST_BYTES,
-        })
+            max_request_bytes,
+            watch,
+        }
     }
 
-    /// Bounds one request body (default [`DEFAULT_MAX_A2A_REQUEST_BYTES`], 4 MiB). A body
+    /// Bounds one request body (default
+    /// [`DEFAULT_MAX_A2A_REQUEST_BYTES`](super::DEFAULT_MAX_A2A_REQUEST_BYTES), 4 MiB). A body
     /// whose `Content-Length` is larger gets HTTP 413 with a JSON-RPC -32600 error naming the
     /// limit; one without a length (chunked) is cut at the limit with a -32700 error that
     /// names it.
@@ -217,6 +219,7 @@ impl AgentServer {
         };
         let serve = self.server.serve_with_shutdown(dispatcher, shutdown).await;
         let shutdown = self.handler.shutdown().await;
+        drop(self.watch);
         StopReport { serve, shutdown }
     }
 
@@ -282,7 +285,7 @@ impl Drop for RunningAgent {
     }
 }
 
-fn local_url(server: &Server) -> Result<String, ServeError> {
+pub(super) fn local_url(server: &Server) -> Result<String, ServeError> {
     let mut addr = server.local_addr().map_err(ServeError::Bind)?;
     if addr.ip().is_unspecified() {
         let loopback = match addr {

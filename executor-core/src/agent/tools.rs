@@ -8,6 +8,7 @@ use a2a_protocol_types::agent_card::{AgentCapabilities, AgentCard, AgentProvider
 use a2a_protocol_types::error::A2aResult;
 use a2a_protocol_types::extensions::AgentExtension;
 use a2a_protocol_types::failure::FailureClass;
+use a2a_protocol_types::idempotency::key_of;
 use a2a_protocol_types::message::{Message, Part, PartContent};
 use serde_json::{Map, Value, json};
 use tokio::sync::mpsc;
@@ -39,6 +40,11 @@ pub const OUTPUT_ARTIFACT: &str = "output";
 /// - its result the `result` artifact (one data part), and the task `completed`;
 /// - a failure fails the task with the failure's message, code and class (the A2A row of
 ///   [`failure::transport`](crate::failure::transport)); a cancelled task cancels the tool.
+///
+/// The tool sees the send's client idempotency key (message metadata
+/// `a2a-rust.com/idempotency-key`), or else the A2A message id, as
+/// [`ToolContext::idempotency_key`]: a client that retries a send resends the same message, so
+/// a tool with a side effect can recognise the retry and not act twice, on any replica.
 ///
 /// A message without such a data part fails the task with an error saying what to send.
 /// Each skill's example in the card is such a call, with a sample value for every required
@@ -163,6 +169,7 @@ impl ToolAgent {
         };
         let (tx, mut rx) = mpsc::channel(STREAM_CAPACITY);
         let tool_ctx = ToolContext::new()
+            .with_idempotency_key(idempotency_key(&ctx.message))
             .with_action_id(ctx.task_id.0.clone())
             .with_session_id(ctx.context_id.clone())
             .with_cancellation(ctx.cancellation_token.clone())
@@ -204,6 +211,16 @@ async fn forward(emit: &Emitter<'_>, chunk: ToolStreamChunk) -> A2aResult<()> {
         // Terminal chunks come from `spawn_stream`, not from a context's sink; the call's own
         // outcome ends the task.
         ToolStreamChunk::Done { .. } | ToolStreamChunk::Error { .. } => Ok(()),
+    }
+}
+
+/// The key a retried send repeats: the client's idempotency key (the message metadata's
+/// `a2a-rust.com/idempotency-key`, already validated by the server) or else the message id,
+/// which a genuine retry resends unchanged.
+fn idempotency_key(message: &Message) -> String {
+    match key_of(message) {
+        Ok(Some(key)) => key.to_owned(),
+        _ => message.id.0.clone(),
     }
 }
 

@@ -4,10 +4,10 @@
 use std::collections::HashSet;
 use std::sync::Mutex;
 
-use tool_executor::prelude::*;
-use tool_executor::{ToolFailure, ToolSet};
 use schemars::JsonSchema;
 use serde::Serialize;
+use tool_executor::prelude::*;
+use tool_executor::{ToolFailure, ToolSet};
 
 static DROPPED: Mutex<Option<HashSet<String>>> = Mutex::new(None);
 

@@ -8,10 +8,10 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use tool_executor::tool::{BoxFuture, SpecList, ToolAnnotations, ToolExecution, ToolExecutor};
-use tool_executor::{ToolContext, ToolFailure, ToolSpec};
 use serde_json::{Value, json};
 use tokio::time::Instant;
+use tool_executor::tool::{BoxFuture, SpecList, ToolAnnotations, ToolExecution, ToolExecutor};
+use tool_executor::{ToolContext, ToolFailure, ToolSpec};
 
 /// What one attempt does.
 #[derive(Clone)]

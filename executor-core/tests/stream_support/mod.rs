@@ -2,8 +2,8 @@
 
 use std::time::Duration;
 
-use tool_executor::ToolStreamChunk;
 use tokio::sync::mpsc::Receiver;
+use tool_executor::ToolStreamChunk;
 
 /// Every chunk until the stream closes; fails the test if it stalls for `wait`.
 pub async fn drain(mut rx: Receiver<ToolStreamChunk>, wait: Duration) -> Vec<ToolStreamChunk> {

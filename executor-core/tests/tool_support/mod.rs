@@ -13,11 +13,11 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-use tool_executor::prelude::*;
-use tool_executor::{ToolSet, ToolStreamChunk};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+use tool_executor::prelude::*;
+use tool_executor::{ToolSet, ToolStreamChunk};
 
 /// Temperature unit.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize, JsonSchema)]

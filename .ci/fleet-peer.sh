@@ -1,0 +1,253 @@
+#!/usr/bin/env bash
+# Replicas behind a real load balancer, with the official Python SDK clients through it only:
+#
+#   - PostgreSQL and nginx from Debian packages (installed once: `apt-get update`, `apt-get
+#     install`, no service started); a throwaway PostgreSQL cluster under target/fleet on
+#     127.0.0.1, run as the `postgres` user;
+#   - two `a2a_agent --agent slow --postgres URL` replicas behind one round-robin address, and
+#     two `mcp_server --http ADDR --stateless` replicas behind another (nginx, one worker, the
+#     replica named in each response's `X-Upstream` header and in the access log);
+#   - A2A (tests/peers/fleet/fleet_a2a.py): send -> get -> list on alternating replicas; a slow
+#     task cancelled through the balancer on the replica that does not run it ends canceled
+#     and its executor stops (the halt store's NOTIFY reaches the replica running it); a
+#     subscriber on the other replica sees the task's later events; a replica killed (SIGKILL)
+#     mid-task: the survivor fails the task (`replica_lost`) within the replica timeout
+#     (REPLICA_TIMEOUT_MS, 3000 here) plus a beat, and the restarted replica serves again;
+#   - MCP: the official `mcp.Client` (executor-core/tests/peers/mcp/official_client.py) lists
+#     and calls every demo tool, progress and cancellation included, every request on the
+#     other replica than the one before (tests/peers/fleet/mcp_log.py reads nginx's log), and
+#     no "session not found" anywhere.
+#
+# All traffic is on 127.0.0.1; every wait is bounded; everything started is stopped by PID on
+# exit. Usage: bash .ci/fleet-peer.sh (as root, for apt-get and runuser).
+set -euo pipefail
+
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+started=$(date +%s)
+say() { printf 'fleet-peer: %s (%ss)\n' "$*" "$(($(date +%s) - started))"; }
+
+target_dir="${CARGO_TARGET_DIR:-$root/target}"
+fleet="$target_dir/fleet"
+replica_timeout_ms="${REPLICA_TIMEOUT_MS:-3000}"
+
+# --- Packages: PostgreSQL and nginx, from Debian, only when missing.
+pg_bin() { find /usr/lib/postgresql -maxdepth 3 -path '*/bin/initdb' 2>/dev/null | sort -V | tail -n 1 | xargs -r dirname; }
+missing=()
+[ -n "$(pg_bin)" ] || missing+=(postgresql)
+[ -x /usr/sbin/nginx ] || missing+=(nginx)
+if [ "${#missing[@]}" -gt 0 ]; then
+    say "installing ${missing[*]}"
+    # No service may start on install (nginx would listen on 0.0.0.0:80): policy-rc.d says
+    # no for the length of the install, if the machine does not already say so.
+    own_policy=""
+    if [ ! -e /usr/sbin/policy-rc.d ]; then
+        printf '#!/bin/sh\nexit 101\n' > /usr/sbin/policy-rc.d
+        chmod +x /usr/sbin/policy-rc.d
+        own_policy=1
+    fi
+    timeout 300 apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive timeout 600 apt-get install -y -qq --no-install-recommends \
+        "${missing[@]}" >/dev/null
+    [ -z "$own_policy" ] || rm -f /usr/sbin/policy-rc.d
+fi
+pg="$(pg_bin)"
+[ -n "$pg" ] || { echo "fleet-peer: no PostgreSQL server binaries after install" >&2; exit 1; }
+
+# --- Python venvs: the same pins and directories as .ci/a2a-peer.sh and .ci/mcp-peer.sh.
+a2a_venv="$target_dir/venv-a2a"
+a2a_sdk="a2a-sdk==1.3.0"
+if [ ! -f "$a2a_venv/.installed-$a2a_sdk" ]; then
+    say "creating $a2a_venv with $a2a_sdk"
+    rm -rf "$a2a_venv"
+    python3 -m venv "$a2a_venv"
+    timeout 600 "$a2a_venv/bin/pip" install --quiet --disable-pip-version-check "$a2a_sdk" "httpx>=0.28"
+    touch "$a2a_venv/.installed-$a2a_sdk"
+fi
+mcp_python="$target_dir/venv-mcp/bin/python"
+if ! "$mcp_python" -c 'import mcp, jsonschema' 2>/dev/null; then
+    say "creating $target_dir/venv-mcp"
+    python3 -m venv "$target_dir/venv-mcp"
+    timeout 600 "$mcp_python" -m pip install --quiet --disable-pip-version-check "mcp==2.3.0" "jsonschema==4.26.0"
+fi
+
+say "building the examples"
+cargo build --quiet -p examples --example a2a_agent --example mcp_server --all-features
+agent_bin="$target_dir/debug/examples/a2a_agent"
+mcp_bin="$target_dir/debug/examples/mcp_server"
+
+# --- Everything below is stopped on exit, by PID.
+pids=()
+pg_data="$fleet/pg/data"
+cleanup() {
+    local status=$?
+    for pid in "${pids[@]}"; do
+        kill "$pid" 2>/dev/null || true
+    done
+    if [ -f "$pg_data/postmaster.pid" ]; then
+        kill "$(head -n 1 "$pg_data/postmaster.pid")" 2>/dev/null || true
+    fi
+    for pid in "${pids[@]}"; do
+        wait "$pid" 2>/dev/null || true
+    done
+    if [ -f "$pg_data/postmaster.pid" ]; then
+        for _ in $(seq 1 100); do
+            [ -f "$pg_data/postmaster.pid" ] || break
+            sleep 0.1
+        done
+    fi
+    if [ "$status" -ne 0 ]; then
+        for log in "$fleet"/*.log "$fleet"/pg/postgres.log; do
+            [ -f "$log" ] || continue
+            echo "--- $log (last 40 lines)" >&2
+            tail -n 40 "$log" >&2
+        done
+        echo "fleet-peer: FAILED (exit $status) after $(($(date +%s) - started)) s" >&2
+    fi
+}
+trap cleanup EXIT
+
+rm -rf "$fleet"
+mkdir -p "$fleet/nginx"
+install -d -o postgres -g postgres "$fleet/pg"
+
+# Free loopback ports: PostgreSQL, two balancer addresses, four replicas.
+read -r pg_port a2a_lb mcp_lb a2a_1 a2a_2 mcp_1 mcp_2 < <(python3 -c '
+import socket
+socks = [socket.socket() for _ in range(7)]
+for s in socks:
+    s.bind(("127.0.0.1", 0))
+print(*[s.getsockname()[1] for s in socks])')
+
+say "PostgreSQL $("$pg/postgres" --version | awk '{print $3}') on 127.0.0.1:$pg_port"
+runuser -u postgres -- "$pg/initdb" -D "$pg_data" -A trust -U postgres -E UTF8 --no-sync >"$fleet/pg/initdb.out"
+runuser -u postgres -- "$pg/pg_ctl" start -D "$pg_data" -w -t 60 -l "$fleet/pg/postgres.log" \
+    -o "-h 127.0.0.1 -p $pg_port -k $fleet/pg -c fsync=off -c max_connections=100" >/dev/null
+runuser -u postgres -- "$pg/createdb" -h 127.0.0.1 -p "$pg_port" -U postgres fleet
+database="postgres://postgres@127.0.0.1:$pg_port/fleet"
+
+# wait_for_log LOG PATTERN WHAT: bounded wait (20 s) for a line in a started process's log.
+wait_for_log() {
+    for _ in $(seq 1 200); do
+        grep -q "$2" "$1" 2>/dev/null && return 0
+        if ! kill -0 "${pids[-1]}" 2>/dev/null; then
+            echo "fleet-peer: $3 exited:" >&2
+            cat "$1" >&2
+            return 1
+        fi
+        sleep 0.1
+    done
+    echo "fleet-peer: $3 did not start within 20 s" >&2
+    return 1
+}
+
+# start_agent N PORT: A2A replica N on PORT, on the shared database, naming the balancer.
+declare -A agent_pid
+start_agent() {
+    local log="$fleet/a2a-$1.log"
+    "$agent_bin" --addr "127.0.0.1:$2" --agent slow --postgres "$database" \
+        --public-url "http://127.0.0.1:$a2a_lb" --replica-timeout-ms "$replica_timeout_ms" >>"$log" 2>&1 &
+    pids+=("$!")
+    agent_pid[$2]=$!
+    wait_for_log "$log" '^listening on' "A2A replica $1"
+}
+start_agent 1 "$a2a_1"
+start_agent 2 "$a2a_2"
+for n in 1 2; do
+    port_var="mcp_$n"
+    RUST_BACKTRACE=0 "$mcp_bin" --http "127.0.0.1:${!port_var}" --stateless >"$fleet/mcp-$n.log" 2>&1 &
+    pids+=("$!")
+    wait_for_log "$fleet/mcp-$n.log" '^listening on' "MCP replica $n"
+done
+
+cat >"$fleet/nginx/nginx.conf" <<EOF
+worker_processes 1;
+daemon off;
+pid $fleet/nginx/nginx.pid;
+error_log $fleet/nginx-error.log warn;
+events { worker_connections 512; }
+http {
+    client_body_temp_path $fleet/nginx/body;
+    proxy_temp_path $fleet/nginx/proxy;
+    fastcgi_temp_path $fleet/nginx/fastcgi;
+    uwsgi_temp_path $fleet/nginx/uwsgi;
+    scgi_temp_path $fleet/nginx/scgi;
+    log_format fleet '\$msec \$request_time \$upstream_addr \$status \$request_method "\$http_mcp_method"';
+    # Round robin; a replica that refuses a connection is skipped for 2 s.
+    upstream a2a {
+        server 127.0.0.1:$a2a_1 max_fails=1 fail_timeout=2s;
+        server 127.0.0.1:$a2a_2 max_fails=1 fail_timeout=2s;
+        keepalive 16;
+    }
+    upstream mcp {
+        server 127.0.0.1:$mcp_1 max_fails=1 fail_timeout=2s;
+        server 127.0.0.1:$mcp_2 max_fails=1 fail_timeout=2s;
+        keepalive 16;
+    }
+    # Streams (SSE) pass through unbuffered; keep-alive to the replicas.
+    proxy_http_version 1.1;
+    proxy_set_header Connection "";
+    # The client's Host (127.0.0.1:PORT), which rmcp's DNS-rebinding check accepts.
+    proxy_set_header Host \$http_host;
+    proxy_buffering off;
+    proxy_read_timeout 120s;
+    add_header X-Upstream \$upstream_addr always;
+    server {
+        listen 127.0.0.1:$a2a_lb;
+        access_log $fleet/a2a-access.log fleet;
+        location / { proxy_pass http://a2a; }
+    }
+    server {
+        listen 127.0.0.1:$mcp_lb;
+        access_log $fleet/mcp-access.log fleet;
+        location / { proxy_pass http://mcp; }
+    }
+}
+EOF
+/usr/sbin/nginx -t -q -e "$fleet/nginx-error.log" -p "$fleet/nginx" -c "$fleet/nginx/nginx.conf"
+/usr/sbin/nginx -e "$fleet/nginx-error.log" -p "$fleet/nginx" -c "$fleet/nginx/nginx.conf" &
+pids+=("$!")
+for _ in $(seq 1 100); do
+    (exec 3<>"/dev/tcp/127.0.0.1/$mcp_lb") 2>/dev/null && break
+    sleep 0.1
+done
+say "nginx: A2A at 127.0.0.1:$a2a_lb -> $a2a_1, $a2a_2; MCP at 127.0.0.1:$mcp_lb -> $mcp_1, $mcp_2"
+
+a2a_py() { timeout 150 "$a2a_venv/bin/python" tests/peers/fleet/fleet_a2a.py "http://127.0.0.1:$a2a_lb" "$@"; }
+
+say "A2A: send, get, list, cancel and subscribe across replicas"
+a2a_py checks | tee "$fleet/a2a-checks.out"
+cancelled=$(sed -n 's/^cancelled \([^:]*\):.*/\1/p' "$fleet/a2a-checks.out")
+stopped=$(grep -l "slow task $cancelled: cancelled after" "$fleet"/a2a-[12].log | wc -l)
+if [ "$stopped" -ne 1 ]; then
+    echo "fleet-peer: the cancelled task's executor did not report stopping on its replica" >&2
+    exit 1
+fi
+say "A2A: the cancelled task's executor stopped: $(grep -h "slow task $cancelled: cancelled" "$fleet"/a2a-[12].log)"
+
+say "A2A: a replica killed mid-task"
+read -r _ orphan victim < <(a2a_py start-orphan | grep '^orphan ')
+victim_port="${victim##*:}"
+kill -9 "${agent_pid[$victim_port]}"
+wait "${agent_pid[$victim_port]}" 2>/dev/null || true
+killed=$(date +%s.%N)
+bound=$(( replica_timeout_ms / 1000 + 15 ))
+a2a_py await-failed "$orphan" "$bound"
+failover=$(python3 -c "import time; print(f'{time.time() - $killed:.1f}')")
+say "A2A: task $orphan failed ${failover} s after its replica was killed (replica timeout ${replica_timeout_ms} ms)"
+victim_n=1
+[ "$victim_port" = "$a2a_1" ] || victim_n=2
+start_agent "$victim_n" "$victim_port"
+sleep 2.5 # past nginx's fail_timeout for the replica that refused connections
+a2a_py after-restart "$orphan" "$victim"
+
+say "MCP: the official client through the balancer"
+RUST_BACKTRACE=0 timeout 180 "$mcp_python" executor-core/tests/peers/mcp/official_client.py http \
+    "http://127.0.0.1:$mcp_lb/mcp" | tee "$fleet/mcp-client.out"
+python3 tests/peers/fleet/mcp_log.py "$fleet/mcp-access.log"
+if grep -qi "session not found" "$fleet"/mcp-*.log "$fleet/mcp-client.out" "$fleet/mcp-access.log"; then
+    echo "fleet-peer: \"session not found\" in the MCP logs" >&2
+    exit 1
+fi
+
+echo "fleet-peer: passed in $(($(date +%s) - started)) s (replica failover ${failover} s at a ${replica_timeout_ms} ms timeout)"

@@ -1,0 +1,196 @@
+//! `AgentServerBuilder`: an [`AgentServer`] on other stores, with the server crate's builder
+//! within reach (interceptors, a `Profile`, any store).
+
+use std::fmt;
+
+use a2a_protocol_server::serve::Server;
+use a2a_protocol_server::{AgentExecutor, HttpPushSender, RequestHandlerBuilder};
+use a2a_protocol_types::agent_card::AgentCard;
+use tokio::net::ToSocketAddrs;
+
+use super::card::Agent;
+use super::limit::DEFAULT_MAX_A2A_REQUEST_BYTES;
+use super::serve::{AgentServer, ServeError, local_url};
+#[cfg(any(feature = "a2a-postgres", feature = "a2a-sqlite"))]
+use super::stores::Stores;
+
+type Configure = Box<dyn FnOnce(RequestHandlerBuilder) -> RequestHandlerBuilder + Send>;
+
+/// How an [`AgentServer`] is built: its stores, the public URL its card names, its request
+/// bound, and a hook on the server crate's [`RequestHandlerBuilder`] for everything else.
+///
+/// ```no_run
+/// use tool_executor::prelude::*;
+/// use tool_executor::agent::{AgentServer, ToolAgent};
+/// use tool_executor::agent::server::rate_limit::{RateLimitConfig, RateLimitInterceptor};
+///
+/// /// Adds two numbers.
+/// #[tool]
+/// fn add(a: i64, b: i64) -> i64 { a + b }
+///
+/// # async fn run() -> Result<(), Box<dyn std::error::Error>> {
+/// let limit = RateLimitInterceptor::new(RateLimitConfig::default())?;
+/// let server = AgentServer::builder()
+///     .public_url("http://agents.example:8080")
+///     .configure(move |handler| handler.with_interceptor(limit))
+///     .bind("127.0.0.1:3000", ToolAgent::new(toolset![add]))
+///     .await?;
+/// server.run().await;
+/// # Ok(())
+/// # }
+/// ```
+#[must_use]
+pub struct AgentServerBuilder {
+    #[cfg(any(feature = "a2a-postgres", feature = "a2a-sqlite"))]
+    stores: Option<Stores>,
+    configure: Vec<Configure>,
+    public_url: Option<String>,
+    max_request_bytes: usize,
+}
+
+impl fmt::Debug for AgentServerBuilder {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("AgentServerBuilder")
+            .field("public_url", &self.public_url)
+            .field("max_request_bytes", &self.max_request_bytes)
+            .field("configure", &self.configure.len())
+            .finish_non_exhaustive()
+    }
+}
+
+impl Default for AgentServerBuilder {
+    fn default() -> Self {
+        Self {
+            #[cfg(any(feature = "a2a-postgres", feature = "a2a-sqlite"))]
+            stores: None,
+            configure: Vec::new(),
+            public_url: None,
+            max_request_bytes: DEFAULT_MAX_A2A_REQUEST_BYTES,
+        }
+    }
+}
+
+impl AgentServerBuilder {
+    /// Keeps tasks, push configs and halts in `stores` (PostgreSQL for replicas, SQLite for
+    /// one durable node) instead of the server crate's in-memory stores.
+    #[cfg(any(feature = "a2a-postgres", feature = "a2a-sqlite"))]
+    #[cfg_attr(
+        docsrs,
+        doc(cfg(any(feature = "a2a-postgres", feature = "a2a-sqlite")))
+    )]
+    pub fn stores(mut self, stores: Stores) -> Self {
+        self.stores = Some(stores);
+        self
+    }
+
+    /// Runs `configure` on the server crate's handler builder, after the card, the push
+    /// sender and the [`stores`](Self::stores) are set, so it can add interceptors, apply a
+    /// [`Profile`](a2a_protocol_server::profile::Profile), or replace any store. Hooks run in
+    /// the order they were added.
+    pub fn configure(
+        mut self,
+        configure: impl FnOnce(RequestHandlerBuilder) -> RequestHandlerBuilder + Send + 'static,
+    ) -> Self {
+        self.configure.push(Box::new(configure));
+        self
+    }
+
+    /// The URL the card publishes (default `http://{bound address}`): a load balancer's, a
+    /// proxy's, a public host name.
+    pub fn public_url(mut self, url: impl Into<String>) -> Self {
+        self.public_url = Some(url.into());
+        self
+    }
+
+    /// Bounds one request body; see [`AgentServer::with_max_request_bytes`].
+    pub fn max_request_bytes(mut self, bytes: usize) -> Self {
+        self.max_request_bytes = bytes.max(1024);
+        self
+    }
+
+    /// Binds `addr` for `agent`.
+    ///
+    /// # Errors
+    /// [`ServeError`] when the address cannot be bound, the card is not valid A2A 1.0 or a
+    /// hook's handler does not build.
+    pub async fn bind(
+        self,
+        addr: impl ToSocketAddrs,
+        agent: impl Agent,
+    ) -> Result<AgentServer, ServeError> {
+        let (server, url) = self.listen(addr).await?;
+        let card = agent.card(&url);
+        self.build(server, url, agent, card)
+    }
+
+    /// Binds `addr` for an executor that does not describe itself, with the card `card` builds
+    /// for the public URL.
+    ///
+    /// # Errors
+    /// As [`bind`](Self::bind).
+    pub async fn bind_executor(
+        self,
+        addr: impl ToSocketAddrs,
+        executor: impl AgentExecutor,
+        card: impl FnOnce(&str) -> AgentCard,
+    ) -> Result<AgentServer, ServeError> {
+        let (server, url) = self.listen(addr).await?;
+        let card = card(&url);
+        self.build(server, url, executor, card)
+    }
+
+    async fn listen(&self, addr: impl ToSocketAddrs) -> Result<(Server, String), ServeError> {
+        let server = Server::bind(addr).await.map_err(ServeError::Bind)?;
+        let url = match &self.public_url {
+            Some(url) => url.clone(),
+            None => local_url(&server)?,
+        };
+        Ok((server, url))
+    }
+
+    fn build(
+        self,
+        server: Server,
+        url: String,
+        executor: impl AgentExecutor,
+        card: AgentCard,
+    ) -> Result<AgentServer, ServeError> {
+        let local_addr = server.local_addr().map_err(ServeError::Bind)?;
+        let push = card.capabilities.push_notifications == Some(true);
+        #[cfg(any(feature = "a2a-postgres", feature = "a2a-sqlite"))]
+        let (mut builder, watch) = match self.stores {
+            Some(stores) => stores.handler_builder(executor),
+            None => (RequestHandlerBuilder::new(executor), WatchGuard::default()),
+        };
+        #[cfg(not(any(feature = "a2a-postgres", feature = "a2a-sqlite")))]
+        let (mut builder, watch) = (RequestHandlerBuilder::new(executor), WatchGuard::default());
+        builder = builder.with_agent_card(card);
+        if push {
+            builder = builder.with_push_sender(HttpPushSender::new());
+        }
+        for configure in self.configure {
+            builder = configure(builder);
+        }
+        let handler = builder.build().map_err(ServeError::Handler)?;
+        Ok(AgentServer::from_parts(
+            server,
+            handler,
+            local_addr,
+            url,
+            self.max_request_bytes,
+            watch,
+        ))
+    }
+}
+
+/// Stops the replica watchdog's loop (feature `a2a-postgres`) when dropped; empty otherwise.
+#[derive(Debug, Default)]
+pub(super) struct WatchGuard(pub(super) Option<tokio::task::JoinHandle<()>>);
+
+impl Drop for WatchGuard {
+    fn drop(&mut self) {
+        if let Some(join) = self.0.take() {
+            join.abort();
+        }
+    }
+}
