@@ -3,9 +3,11 @@
 # MCP `tools/call` over streamable HTTP at 1, 10 and 100 concurrent keep-alive clients, for our
 # server (stateful and stateless) and rmcp's own (stateless, and stateful as the ratio's peer),
 # one replica and two behind nginx round-robin; A2A `SendMessage` on the echo agent, memory
-# store (and PostgreSQL with `--postgres URL` when the `a2a-postgres` feature is in).
+# store and, with `--postgres`, the PostgreSQL stores (`a2a_agent --postgres`, feature
+# `a2a-postgres`) on a throwaway cluster this script starts on 127.0.0.1 (Debian's
+# PostgreSQL, as `.ci/fleet-peer.sh` installs it; run as root, for `runuser -u postgres`).
 #
-#   bash benches/load/run.sh [--seconds N] [--postgres URL]
+#   bash benches/load/run.sh [--seconds N] [--postgres] [--only mcp|a2a] [--no-build]
 #
 # Release builds (`CARGO_PROFILE_RELEASE_CODEGEN_UNITS=1`, as the other benchmarks), 127.0.0.1
 # only, everything it starts stopped by PID; each run is bounded (`timeout`). nginx comes from
@@ -16,11 +18,15 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 seconds=5
 postgres=""
+only=""
+no_build=""
 while [ $# -gt 0 ]; do
     case "$1" in
         --seconds) seconds="$2"; shift 2 ;;
-        --postgres) postgres="$2"; shift 2 ;;
-        *) echo "usage: run.sh [--seconds N] [--postgres URL]" >&2; exit 2 ;;
+        --postgres) postgres=1; shift ;;
+        --only) only="$2"; shift 2 ;;
+        --no-build) no_build=1; shift ;;
+        *) echo "usage: run.sh [--seconds N] [--postgres] [--only mcp|a2a] [--no-build]" >&2; exit 2 ;;
     esac
 done
 
@@ -31,15 +37,24 @@ results="$work/results.md"
 export CARGO_PROFILE_RELEASE_CODEGEN_UNITS=1
 
 command -v nginx >/dev/null || apt-get install -y nginx >/dev/null
-(cd "$root" && cargo build --quiet --release -p benches --example load_server --example load_client)
+[ -n "$no_build" ] || (cd "$root" && cargo build --quiet --release -p benches --example load_server --example load_client)
 a2a_features=()
-[ -n "$postgres" ] && a2a_features=(--features a2a-postgres)
-(cd "$root" && cargo build --quiet --release -p examples --example a2a_agent "${a2a_features[@]}")
+[ -n "$postgres" ] && a2a_features=(--features postgres)
+if [ "$only" != mcp ] && [ -z "$no_build" ]; then
+    (cd "$root" && cargo build --quiet --release -p examples --example a2a_agent "${a2a_features[@]}")
+fi
 server_bin="$target/release/examples/load_server"
 client_bin="$target/release/examples/load_client"
 agent_bin="$target/release/examples/a2a_agent"
 
 pids=()
+pg_data=""
+stop_postgres() {
+    if [ -n "$pg_data" ]; then
+        runuser -u postgres -- "$pg_bin/pg_ctl" stop -D "$pg_data" -m fast -w -t 60 >/dev/null || true
+        pg_data=""
+    fi
+}
 stop_all() {
     for pid in "${pids[@]}"; do
         kill "$pid" 2>/dev/null || true
@@ -49,7 +64,7 @@ stop_all() {
     done
     pids=()
 }
-trap stop_all EXIT
+trap 'stop_all; stop_postgres' EXIT
 
 # Waits (bounded) until $1 accepts TCP connections.
 wait_port() {
@@ -162,6 +177,7 @@ mcp_set() {
     echo "|---|---|---|---|---|---|---|---|---|"
 } >"$results"
 
+if [ "$only" != a2a ]; then
 mcp_set "ours stateful" ours stateful
 mcp_set "rmcp stateful" rmcp stateful
 mcp_set "ours stateless" ours stateless
@@ -176,6 +192,7 @@ for impl in ours rmcp; do
     done
     stop_all
 done
+fi
 
 # A2A SendMessage on the echo agent: memory store, then PostgreSQL.
 a2a_set() {
@@ -189,9 +206,21 @@ a2a_set() {
     done
     stop_all
 }
+if [ "$only" != mcp ]; then
 a2a_set "memory store"
-if [ -n "$postgres" ]; then
-    a2a_set "PostgreSQL store" --postgres "$postgres"
+fi
+if [ "$only" != mcp ] && [ -n "$postgres" ]; then
+    # A throwaway cluster with default durability (fsync on), as a deployment would run it.
+    pg_bin="$(find /usr/lib/postgresql -maxdepth 3 -path '*/bin/initdb' | sort -V | tail -n 1 | xargs dirname)"
+    rm -rf "$work/pg"
+    install -d -o postgres -g postgres "$work/pg"
+    runuser -u postgres -- "$pg_bin/initdb" -D "$work/pg/data" -A trust -U postgres -E UTF8 >"$work/pg/initdb.out"
+    pg_data="$work/pg/data"
+    runuser -u postgres -- "$pg_bin/pg_ctl" start -D "$pg_data" -w -t 60 -l "$work/pg/postgres.log" \
+        -o "-h 127.0.0.1 -p 18250 -k $work/pg -c max_connections=200" >/dev/null
+    runuser -u postgres -- "$pg_bin/createdb" -h 127.0.0.1 -p 18250 -U postgres load
+    a2a_set "PostgreSQL store" --postgres "postgres://postgres@127.0.0.1:18250/load"
+    stop_postgres
 fi
 
 cat "$results"
