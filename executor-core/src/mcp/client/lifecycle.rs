@@ -30,7 +30,8 @@ pub enum McpProtocol {
     /// know the method, or does not answer it within 10 s, gets the `initialize` handshake
     /// on the same connection. A server that knows `server/discover` but supports no version
     /// from 2026-07-28 on is connected again with `initialize` (a stdio server is restarted
-    /// for that).
+    /// for that). The 10 s wait counts against the config's handshake timeout: set under
+    /// 10 s, a server that ignores `server/discover` is given up before the fallback.
     #[default]
     Auto,
     /// Only the `initialize` handshake (2025-11-25 or what the server picks below it): a
