@@ -78,38 +78,45 @@ mcp_bin="$target_dir/debug/examples/mcp_server"
 
 # --- Everything below is stopped on exit, by PID.
 pids=()
-pg_data="$fleet/pg/data"
+# The cluster lives under target/ when the postgres user can reach it, else in a temporary
+# directory (a checkout under /root, say), removed on exit.
+pg_dir="$fleet/pg"
+pg_tmp=""
 cleanup() {
     local status=$?
     for pid in "${pids[@]}"; do
         kill "$pid" 2>/dev/null || true
     done
-    if [ -f "$pg_data/postmaster.pid" ]; then
-        kill "$(head -n 1 "$pg_data/postmaster.pid")" 2>/dev/null || true
+    if [ -f "$pg_dir/data/postmaster.pid" ]; then
+        kill "$(head -n 1 "$pg_dir/data/postmaster.pid")" 2>/dev/null || true
     fi
     for pid in "${pids[@]}"; do
         wait "$pid" 2>/dev/null || true
     done
-    if [ -f "$pg_data/postmaster.pid" ]; then
-        for _ in $(seq 1 100); do
-            [ -f "$pg_data/postmaster.pid" ] || break
-            sleep 0.1
-        done
-    fi
+    for _ in $(seq 1 100); do
+        [ -f "$pg_dir/data/postmaster.pid" ] || break
+        sleep 0.1
+    done
     if [ "$status" -ne 0 ]; then
-        for log in "$fleet"/*.log "$fleet"/pg/postgres.log; do
+        for log in "$fleet"/*.log "$pg_dir/postgres.log"; do
             [ -f "$log" ] || continue
             echo "--- $log (last 40 lines)" >&2
             tail -n 40 "$log" >&2
         done
         echo "fleet-peer: FAILED (exit $status) after $(($(date +%s) - started)) s" >&2
     fi
+    [ -z "$pg_tmp" ] || rm -rf "$pg_tmp"
 }
 trap cleanup EXIT
 
 rm -rf "$fleet"
 mkdir -p "$fleet/nginx"
-install -d -o postgres -g postgres "$fleet/pg"
+install -d -o postgres -g postgres "$pg_dir"
+if ! runuser -u postgres -- test -w "$pg_dir"; then
+    pg_tmp="$(mktemp -d /tmp/fleet-pg.XXXXXX)"
+    chown postgres:postgres "$pg_tmp"
+    pg_dir="$pg_tmp"
+fi
 
 # Free loopback ports: PostgreSQL, two balancer addresses, four replicas.
 read -r pg_port a2a_lb mcp_lb a2a_1 a2a_2 mcp_1 mcp_2 < <(python3 -c '
@@ -120,10 +127,13 @@ for s in socks:
 print(*[s.getsockname()[1] for s in socks])')
 
 say "PostgreSQL $("$pg/postgres" --version | awk '{print $3}') on 127.0.0.1:$pg_port"
-runuser -u postgres -- "$pg/initdb" -D "$pg_data" -A trust -U postgres -E UTF8 --no-sync >"$fleet/pg/initdb.out"
-runuser -u postgres -- "$pg/pg_ctl" start -D "$pg_data" -w -t 60 -l "$fleet/pg/postgres.log" \
-    -o "-h 127.0.0.1 -p $pg_port -k $fleet/pg -c fsync=off -c max_connections=100" >/dev/null
-runuser -u postgres -- "$pg/createdb" -h 127.0.0.1 -p "$pg_port" -U postgres fleet
+# As postgres, from a directory it can read; TCP on loopback only (no Unix socket, whose path
+# could outgrow the 107-byte limit under a deep checkout).
+as_postgres() { (cd "$pg_dir" && runuser -u postgres -- "$@"); }
+as_postgres "$pg/initdb" -D "$pg_dir/data" -A trust -U postgres -E UTF8 --no-sync >"$fleet/initdb.out"
+as_postgres "$pg/pg_ctl" start -D "$pg_dir/data" -w -t 60 -l "$pg_dir/postgres.log" \
+    -o "-h 127.0.0.1 -p $pg_port -c unix_socket_directories='' -c fsync=off" >/dev/null
+as_postgres "$pg/createdb" -h 127.0.0.1 -p "$pg_port" -U postgres fleet
 database="postgres://postgres@127.0.0.1:$pg_port/fleet"
 
 # wait_for_log LOG PATTERN WHAT: bounded wait (20 s) for a line in a started process's log.
@@ -160,50 +170,9 @@ for n in 1 2; do
     wait_for_log "$fleet/mcp-$n.log" '^listening on' "MCP replica $n"
 done
 
-cat >"$fleet/nginx/nginx.conf" <<EOF
-worker_processes 1;
-daemon off;
-pid $fleet/nginx/nginx.pid;
-error_log $fleet/nginx-error.log warn;
-events { worker_connections 512; }
-http {
-    client_body_temp_path $fleet/nginx/body;
-    proxy_temp_path $fleet/nginx/proxy;
-    fastcgi_temp_path $fleet/nginx/fastcgi;
-    uwsgi_temp_path $fleet/nginx/uwsgi;
-    scgi_temp_path $fleet/nginx/scgi;
-    log_format fleet '\$msec \$request_time \$upstream_addr \$status \$request_method "\$http_mcp_method"';
-    # Round robin; a replica that refuses a connection is skipped for 2 s.
-    upstream a2a {
-        server 127.0.0.1:$a2a_1 max_fails=1 fail_timeout=2s;
-        server 127.0.0.1:$a2a_2 max_fails=1 fail_timeout=2s;
-        keepalive 16;
-    }
-    upstream mcp {
-        server 127.0.0.1:$mcp_1 max_fails=1 fail_timeout=2s;
-        server 127.0.0.1:$mcp_2 max_fails=1 fail_timeout=2s;
-        keepalive 16;
-    }
-    # Streams (SSE) pass through unbuffered; keep-alive to the replicas.
-    proxy_http_version 1.1;
-    proxy_set_header Connection "";
-    # The client's Host (127.0.0.1:PORT), which rmcp's DNS-rebinding check accepts.
-    proxy_set_header Host \$http_host;
-    proxy_buffering off;
-    proxy_read_timeout 120s;
-    add_header X-Upstream \$upstream_addr always;
-    server {
-        listen 127.0.0.1:$a2a_lb;
-        access_log $fleet/a2a-access.log fleet;
-        location / { proxy_pass http://a2a; }
-    }
-    server {
-        listen 127.0.0.1:$mcp_lb;
-        access_log $fleet/mcp-access.log fleet;
-        location / { proxy_pass http://mcp; }
-    }
-}
-EOF
+sed -e "s|@DIR@|$fleet|g" -e "s|@A2A_LB@|$a2a_lb|g" -e "s|@MCP_LB@|$mcp_lb|g" \
+    -e "s|@A2A_1@|$a2a_1|g" -e "s|@A2A_2@|$a2a_2|g" -e "s|@MCP_1@|$mcp_1|g" -e "s|@MCP_2@|$mcp_2|g" \
+    .ci/fleet/nginx.conf.in >"$fleet/nginx/nginx.conf"
 /usr/sbin/nginx -t -q -e "$fleet/nginx-error.log" -p "$fleet/nginx" -c "$fleet/nginx/nginx.conf"
 /usr/sbin/nginx -e "$fleet/nginx-error.log" -p "$fleet/nginx" -c "$fleet/nginx/nginx.conf" &
 pids+=("$!")
@@ -226,7 +195,11 @@ fi
 say "A2A: the cancelled task's executor stopped: $(grep -h "slow task $cancelled: cancelled" "$fleet"/a2a-[12].log)"
 
 say "A2A: a replica killed mid-task"
-read -r _ orphan victim < <(a2a_py start-orphan | grep '^orphan ')
+read -r _ orphan victim < <(a2a_py start-orphan | grep '^orphan ') || true
+if [ -z "${orphan:-}" ] || [ -z "${victim:-}" ]; then
+    echo "fleet-peer: could not start the task to orphan" >&2
+    exit 1
+fi
 victim_port="${victim##*:}"
 kill -9 "${agent_pid[$victim_port]}"
 wait "${agent_pid[$victim_port]}" 2>/dev/null || true

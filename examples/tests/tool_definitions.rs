@@ -54,15 +54,15 @@ fn definitions_match_their_snapshots_and_pass_every_provider_rule() {
         quickstart openai-responses: 6 tools pass, 6 strict, losses []
         quickstart anthropic: 6 tools pass, 0 strict, losses []
         quickstart anthropic-strict: 6 tools pass, 6 strict, losses ["bump /properties/by: not enforced, moved into the description: minimum"]
-        quickstart gemini: 6 tools pass, 0 strict, losses []
-        quickstart gemini-json-schema: 6 tools pass, 0 strict, losses []
+        quickstart gemini: 6 tools pass, 0 strict, losses ["add /properties/a: Gemini carries numbers as doubles: integers beyond ±2^53 (9007199254740992) arrive rounded", "add /properties/b: Gemini carries numbers as doubles: integers beyond ±2^53 (9007199254740992) arrive rounded", "add : Gemini carries numbers as doubles: integers beyond ±2^53 (9007199254740992) arrive rounded", "bump /properties/by: Gemini carries numbers as doubles: integers beyond ±2^53 (9007199254740992) arrive rounded", "bump : Gemini carries numbers as doubles: integers beyond ±2^53 (9007199254740992) arrive rounded", "read : Gemini carries numbers as doubles: integers beyond ±2^53 (9007199254740992) arrive rounded"]
+        quickstart gemini-json-schema: 6 tools pass, 0 strict, losses ["add /properties/a: Gemini carries numbers as doubles: integers beyond ±2^53 (9007199254740992) arrive rounded", "add /properties/b: Gemini carries numbers as doubles: integers beyond ±2^53 (9007199254740992) arrive rounded", "add : Gemini carries numbers as doubles: integers beyond ±2^53 (9007199254740992) arrive rounded", "bump /properties/by: Gemini carries numbers as doubles: integers beyond ±2^53 (9007199254740992) arrive rounded", "bump : Gemini carries numbers as doubles: integers beyond ±2^53 (9007199254740992) arrive rounded", "read : Gemini carries numbers as doubles: integers beyond ±2^53 (9007199254740992) arrive rounded"]
         quickstart mcp: 6 tools pass, 0 strict, losses []
         demo openai: 6 tools pass, 6 strict, losses []
         demo openai-responses: 6 tools pass, 6 strict, losses []
         demo anthropic: 6 tools pass, 0 strict, losses []
         demo anthropic-strict: 6 tools pass, 6 strict, losses ["slow /properties/seconds: not enforced, moved into the description: minimum"]
-        demo gemini: 6 tools pass, 0 strict, losses []
-        demo gemini-json-schema: 6 tools pass, 0 strict, losses []
+        demo gemini: 6 tools pass, 0 strict, losses ["add /properties/a: Gemini carries numbers as doubles: integers beyond ±2^53 (9007199254740992) arrive rounded", "add /properties/b: Gemini carries numbers as doubles: integers beyond ±2^53 (9007199254740992) arrive rounded", "add : Gemini carries numbers as doubles: integers beyond ±2^53 (9007199254740992) arrive rounded", "slow /properties/seconds: Gemini carries numbers as doubles: integers beyond ±2^53 (9007199254740992) arrive rounded"]
+        demo gemini-json-schema: 6 tools pass, 0 strict, losses ["add /properties/a: Gemini carries numbers as doubles: integers beyond ±2^53 (9007199254740992) arrive rounded", "add /properties/b: Gemini carries numbers as doubles: integers beyond ±2^53 (9007199254740992) arrive rounded", "add : Gemini carries numbers as doubles: integers beyond ±2^53 (9007199254740992) arrive rounded", "slow /properties/seconds: Gemini carries numbers as doubles: integers beyond ±2^53 (9007199254740992) arrive rounded"]
         demo mcp: 6 tools pass, 0 strict, losses []"#]];
     expected.assert_eq(&summary.join("\n"));
 }

@@ -188,10 +188,12 @@
 //! - [`ToolContext`]: ids, attempt, deadline, cancellation, progress and state changes.
 //! - [`schema`]: the canonical JSON Schemas (2020-12) of tool inputs and outputs.
 //! - `agent` (feature `a2a`): A2A agents: `agent_executor!`, `#[agent]`, `Emitter`, `ToolAgent`,
-//!   `serve`.
+//!   `serve`; with `a2a-client`, `A2aToolExecutor` uses an agent's skills as tools.
 //! - `mcp` (features `mcp`, `mcp-http`): `McpServer` and `mcp_server!` serve any executor over
 //!   MCP; `McpToolExecutor` uses an MCP server's tools as an executor.
 //! - `subprocess` (feature `subprocess`): `SubprocessToolExecutor`, one process per call.
+//! - `car` (feature `car-ir`): conversions to car-ir's types and `car_executor!`, our
+//!   executors inside car-engine's own `Runtime`.
 //!
 //! ## Cargo features
 //! None is on by default: a tools-only build compiles neither hyper, rmcp nor the A2A crates.
@@ -199,16 +201,21 @@
 //! | feature | adds | pulls in |
 //! |---|---|---|
 //! | `a2a` | `agent`: `#[agent]`, `agent_executor!`, `ToolAgent`, `serve` | `a2a-protocol-server` 0.15, `a2a-protocol-types`, hyper |
+//! | `a2a-client` | `a2a` plus `A2aToolExecutor`: an A2A agent's skills as tools | `a2a`, `a2a-protocol-client` 0.15 (no default features) |
 //! | `mcp` | `mcp`: `McpServer` on stdio, `McpToolExecutor` for stdio servers | `rmcp` (server, client, child process) |
 //! | `mcp-http` | `mcp` plus streamable HTTP both ways | `mcp`, hyper, hyper-util, reqwest (plain HTTP) |
 //! | `subprocess` | `subprocess`: `SubprocessToolExecutor` | `nix` (process groups, Unix) |
 //! | `anyhow` | `From<anyhow::Error> for ToolFailure` | `anyhow` |
+//! | `car-ir` | `car`: car-ir conversions, `car_executor!` (car-engine's `ToolExecutor`) | `car-ir` 0.60 (chrono, uuid, schemars 0.8) |
 
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 #[cfg(feature = "a2a")]
 #[cfg_attr(docsrs, doc(cfg(feature = "a2a")))]
 pub mod agent;
+#[cfg(feature = "car-ir")]
+#[cfg_attr(docsrs, doc(cfg(feature = "car-ir")))]
+pub mod car;
 pub mod failure;
 #[cfg(feature = "mcp")]
 #[cfg_attr(docsrs, doc(cfg(feature = "mcp")))]
@@ -230,9 +237,9 @@ pub mod __private;
 
 pub use failure::{Classification, FailureKind, REDACTED_MESSAGE, ToolFailure};
 pub use tool::{
-    BoxFuture, CatchUnwind, ContextExecutor, DuplicateTool, Panic, STREAM_CAPACITY, SpecList, Tool,
-    ToolAnnotations, ToolContext, ToolExecution, ToolExecutor, ToolSet, ToolSetBuilder, ToolSpec,
-    ToolStreamChunk, spawn_stream,
+    BoxFuture, CatchUnwind, ChunkDropped, ContextExecutor, DuplicateTool, Panic, STREAM_CAPACITY,
+    SpecList, Tool, ToolAnnotations, ToolContext, ToolExecution, ToolExecutor, ToolSet,
+    ToolSetBuilder, ToolSpec, ToolStreamChunk, spawn_stream,
 };
 /// `#[derive(ToolFailure)]`, beside the type of the same name (derives and types live in
 /// different namespaces, as with serde's `Serialize`).
@@ -242,6 +249,9 @@ pub use tool_executor_macros::ToolFailure;
 pub use tool_executor_macros::{agent, agent_executor};
 pub use tool_executor_macros::{tool, tools, toolset};
 
+#[cfg(feature = "a2a-client")]
+#[cfg_attr(docsrs, doc(cfg(feature = "a2a-client")))]
+pub use agent::A2aToolExecutor;
 #[cfg(feature = "mcp")]
 #[cfg_attr(docsrs, doc(cfg(feature = "mcp")))]
 pub use mcp::{McpServer, McpServerConfig, McpToolExecutor};

@@ -23,7 +23,7 @@ pub use crate::schema::{InputSchema, output_schema};
 pub use crate::tool::call::args::{
     arguments, decode, describe, encode, missing, or_default, required, unknown,
 };
-pub use crate::tool::call::{ResultParts, call_plain, drive, finish};
+pub use crate::tool::call::{ResultParts, call_blocking, call_plain, drive, finish};
 pub use crate::tool::fn_tool::FnTool;
 pub use crate::tool::route::unserved;
 pub use crate::tool::set::{check_unique_name, tool_set};
@@ -49,4 +49,12 @@ pub mod a2a {
         A2aResult, Agent, AgentCard, AgentExecutor, CardSpec, EventQueueWriter, RequestContext,
         SkillSpec, TaskQueue, default_cancel, run_cancel, run_execute, run_shutdown,
     };
+}
+
+/// What `car_executor!` expands to.
+#[cfg(feature = "car-ir")]
+pub mod car {
+    pub use crate::car::bridge::{Seed, classified, output, schemas, stateful, stream};
+    pub use ::car_ir;
+    pub use ::std::collections::HashMap;
 }

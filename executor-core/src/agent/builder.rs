@@ -86,7 +86,9 @@ impl AgentServerBuilder {
     /// Runs `configure` on the server crate's handler builder, after the card, the push
     /// sender and the [`stores`](Self::stores) are set, so it can add interceptors, apply a
     /// [`Profile`](a2a_protocol_server::profile::Profile), or replace any store. Hooks run in
-    /// the order they were added.
+    /// the order they were added. With PostgreSQL [`stores`](Self::stores) the replica
+    /// watchdog fails orphaned tasks in their task store, so a hook that swaps in another task
+    /// store belongs on a builder without `stores`.
     pub fn configure(
         mut self,
         configure: impl FnOnce(RequestHandlerBuilder) -> RequestHandlerBuilder + Send + 'static,

@@ -12,7 +12,7 @@ use a2a_protocol_types::events::{StreamResponse, TaskArtifactUpdateEvent, TaskSt
 use a2a_protocol_types::failure::{FailureClass, set_class};
 use a2a_protocol_types::message::{Message, Part};
 use a2a_protocol_types::task::{ContextId, TaskState, TaskStatus};
-use serde_json::{Value, json};
+use serde_json::{Map, Value, json};
 
 use crate::ToolFailure;
 use crate::failure::transport::{A2aFailureClass, A2aTerminal, for_a2a};
@@ -227,38 +227,36 @@ impl<'a> Emitter<'a> {
         message: impl Into<String>,
         code: &str,
     ) -> A2aResult<()> {
-        self.fail_carrying(class, message.into(), code, None).await
+        self.fail_carrying(class, message.into(), code, Map::new())
+            .await
     }
 
-    /// `fail`, with the code (and the failure's data, if any) on the status message as well
-    /// as on the event: a blocking `SendMessage` answers with the task, whose status keeps
-    /// the message but not the event's metadata.
+    /// `fail`, with the code and `details` (the failure's data and retry hint, if any) on the
+    /// status message as well as on the event: a blocking `SendMessage` answers with the task,
+    /// whose status keeps the message but not the event's metadata.
     async fn fail_carrying(
         &self,
         class: FailureClass,
         message: String,
         code: &str,
-        data: Option<Value>,
+        mut details: Map<String, Value>,
     ) -> A2aResult<()> {
+        details.insert("code".to_owned(), Value::from(code));
         let mut note = self.note(vec![Part::text(message.clone())]);
         set_class(&mut note, class);
         if let Some(Value::Object(map)) = &mut note.metadata {
-            map.insert("code".to_owned(), Value::from(code));
-            if let Some(data) = &data {
-                map.insert("data".to_owned(), data.clone());
-            }
+            map.extend(details.clone());
         }
         let mut status = TaskStatus::with_timestamp(TaskState::Failed);
         status.message = Some(note);
-        let mut metadata = json!({ "error": message, "code": code });
-        if let Some(data) = data {
-            metadata["data"] = data;
-        }
-        self.write_status(status, Some(metadata)).await
+        details.insert("error".to_owned(), Value::String(message));
+        self.write_status(status, Some(Value::Object(details)))
+            .await
     }
 
     /// Ends the task as the A2A row of the failure table says (`failure::transport`): `failed`
-    /// with the failure's class, message and code, or `canceled` for a cancelled call.
+    /// with the failure's class, message, code, data and retry hint (`retry_after_ms`), or
+    /// `canceled` for a cancelled call.
     ///
     /// # Errors
     /// When the server's queue refuses the event.
@@ -270,11 +268,19 @@ impl<'a> Emitter<'a> {
                 Ok(())
             }
             A2aTerminal::Failed(class) => {
+                let mut details = Map::new();
+                if let Some(data) = outcome.data {
+                    details.insert("data".to_owned(), data);
+                }
+                if let Some(after) = failure.retry_after() {
+                    let ms = u64::try_from(after.as_millis()).unwrap_or(u64::MAX);
+                    details.insert("retry_after_ms".to_owned(), Value::from(ms));
+                }
                 self.fail_carrying(
                     failure_class(class),
                     outcome.message,
                     &outcome.code,
-                    outcome.data,
+                    details,
                 )
                 .await
             }

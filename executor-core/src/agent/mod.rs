@@ -88,6 +88,8 @@
 
 mod builder;
 mod card;
+#[cfg(feature = "a2a-client")]
+mod client;
 mod emitter;
 mod example;
 mod limit;
@@ -104,6 +106,12 @@ pub use builder::AgentServerBuilder;
 pub use card::Agent;
 #[doc(hidden)]
 pub use card::{CardSpec, SkillSpec};
+#[cfg(feature = "a2a-client")]
+#[cfg_attr(docsrs, doc(cfg(feature = "a2a-client")))]
+pub use client::{
+    A2aClientConfig, A2aClientError, A2aToolExecutor, DEFAULT_A2A_CANCEL_TIMEOUT,
+    DEFAULT_A2A_CONNECT_TIMEOUT, DEFAULT_A2A_REQUEST_TIMEOUT,
+};
 pub use emitter::{Emitter, failure_class};
 pub use limit::DEFAULT_MAX_A2A_REQUEST_BYTES;
 pub use queue::TaskQueue;

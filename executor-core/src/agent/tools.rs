@@ -10,6 +10,7 @@ use a2a_protocol_types::extensions::AgentExtension;
 use a2a_protocol_types::failure::FailureClass;
 use a2a_protocol_types::idempotency::key_of;
 use a2a_protocol_types::message::{Message, Part, PartContent};
+use a2a_protocol_types::task::TaskState;
 use serde_json::{Map, Value, json};
 use tokio::sync::mpsc;
 
@@ -35,6 +36,8 @@ pub const OUTPUT_ARTIFACT: &str = "output";
 /// A tool executor served as an A2A agent: every tool is a skill.
 ///
 /// A message whose data part is `{"tool": NAME, "arguments": {…}}` runs the tool:
+/// - the task goes `working` first (so a streaming client learns its id, and can cancel it,
+///   before the tool reports anything);
 /// - its progress becomes `working` status updates (`{"progress": fraction}` in the metadata),
 ///   its streamed text and data chunks of the `output` artifact;
 /// - its result the `result` artifact (one data part), and the task `completed`;
@@ -167,6 +170,9 @@ impl ToolAgent {
                     .await;
             }
         };
+        // `working` first: a streaming client gets the task (and its id, to cancel it) before
+        // the tool's first event, which for a quiet tool is its end.
+        emit.status(TaskState::Working, None).await?;
         let (tx, mut rx) = mpsc::channel(STREAM_CAPACITY);
         let tool_ctx = ToolContext::new()
             .with_idempotency_key(idempotency_key(&ctx.message))

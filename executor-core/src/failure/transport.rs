@@ -287,3 +287,89 @@ pub fn for_stream(failure: &ToolFailure) -> ToolStreamChunk {
             .map(|d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX)),
     }
 }
+
+impl A2aFailureClass {
+    /// Reads a wire token; `None` for one this table does not know.
+    #[must_use]
+    pub fn from_wire(token: &str) -> Option<Self> {
+        [
+            Self::InvalidRequest,
+            Self::Transient,
+            Self::PolicyRefusal,
+            Self::BudgetExhausted,
+            Self::Internal,
+        ]
+        .into_iter()
+        .find(|class| class.as_str() == token)
+    }
+}
+
+/// The A2A row read backwards: how a task a peer ended `failed`, `rejected` or `canceled`
+/// comes back to a caller of `tool` (`A2aToolExecutor`). `outcome` is what the peer said: the
+/// class (`Transient` when it gave none), the status message, the code (`a2a_task_failed`
+/// when it gave none) and the data.
+///
+/// | peer's end | failure |
+/// |---|---|
+/// | `Canceled` | [`ToolFailure::cancelled`] |
+/// | `invalid-request`, code `invalid_arguments` | [`ToolFailure::invalid_arguments`] (ordinary, kind `invalid_arguments`) |
+/// | `invalid-request`, code `unknown_tool` | terminal, kind `unknown_tool` (handled: the peer answered) |
+/// | `invalid-request`, `policy-refusal`, other codes | terminal |
+/// | `transient` | ordinary |
+/// | `budget-exhausted` | ordinary, kind `timeout` |
+/// | `internal` | ordinary, kind `internal` |
+///
+/// A relayed failure is never unhandled, whatever the peer wrote: a peer's text cannot reroute
+/// a call to a fallback (car#3104). For a failure of ours, `from_a2a(for_a2a(f))` keeps the
+/// message, code, class, kind (but `tool` for an ordinary or terminal tool failure) and data.
+///
+/// ```
+/// use tool_executor::ToolFailure;
+/// use tool_executor::failure::transport::{for_a2a, for_retry, from_a2a, RetryDecision};
+/// use serde_json::json;
+///
+/// let failure = ToolFailure::terminal("unknown city `Atlantis`")
+///     .with_code("unknown_city")
+///     .with_data(json!({"city": "Atlantis"}));
+/// let back = from_a2a("get_weather", for_a2a(&failure));
+/// assert_eq!(back.message(), failure.message());
+/// assert_eq!(back.code(), "unknown_city");
+/// assert_eq!(back.data(), failure.data());
+/// assert_eq!(for_retry(&back), RetryDecision::Stop);
+/// ```
+#[must_use]
+pub fn from_a2a(tool: &str, outcome: A2aOutcome) -> ToolFailure {
+    let A2aOutcome {
+        terminal,
+        message,
+        code,
+        data,
+    } = outcome;
+    let class = match terminal {
+        A2aTerminal::Canceled => return ToolFailure::cancelled(tool),
+        A2aTerminal::Failed(class) => class,
+    };
+    let mut failure = match (class, code.as_str()) {
+        (A2aFailureClass::InvalidRequest, "invalid_arguments") => {
+            ToolFailure::invalid_arguments(message)
+        }
+        (A2aFailureClass::InvalidRequest, "unknown_tool") => {
+            ToolFailure::terminal(message).with_kind(FailureKind::UnknownTool)
+        }
+        (A2aFailureClass::InvalidRequest | A2aFailureClass::PolicyRefusal, _) => {
+            ToolFailure::terminal(message)
+        }
+        (A2aFailureClass::Transient, _) => ToolFailure::ordinary(message),
+        (A2aFailureClass::BudgetExhausted, _) => {
+            ToolFailure::ordinary(message).with_kind(FailureKind::Timeout)
+        }
+        (A2aFailureClass::Internal, _) => {
+            ToolFailure::ordinary(message).with_kind(FailureKind::Internal)
+        }
+    };
+    failure = failure.with_code(code);
+    if let Some(data) = data {
+        failure = failure.with_data(data);
+    }
+    failure
+}

@@ -183,7 +183,8 @@ impl Definitions {
     }
 }
 
-/// One call through `execute_with_context`, with the null-means-absent arguments removed.
+/// One call through `execute_with_context`, its arguments as we declared them
+/// ([`Declared::restore`]).
 fn run<'a, E: ToolExecutor + ?Sized>(
     executor: &'a E,
     call: &'a ToolCall,
@@ -194,20 +195,11 @@ fn run<'a, E: ToolExecutor + ?Sized>(
             return Err(ToolFailure::unknown_tool(&call.name));
         };
         let arguments = call.arguments.as_ref().map_err(Clone::clone)?;
-        // The strict dialect made these nullable; `null` means the model left them out.
-        let absent = |args: &Map<String, Value>| {
-            declared
-                .absent_when_null
-                .iter()
-                .any(|name| args.get(name).is_some_and(Value::is_null))
-        };
-        let stripped;
+        let restored;
         let arguments = match arguments {
-            Value::Object(args) if absent(args) => {
-                let mut args = args.clone();
-                args.retain(|k, v| !(v.is_null() && declared.absent_when_null.contains(k)));
-                stripped = Value::Object(args);
-                &stripped
+            Value::Object(args) if declared.rewrites(args) => {
+                restored = Value::Object(declared.restore(args));
+                &restored
             }
             other => other,
         };

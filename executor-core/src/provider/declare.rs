@@ -52,6 +52,7 @@ pub(super) fn build(
             provider_name,
             name: spec.name.clone(),
             absent_when_null: input.absent_when_null,
+            renamed_arguments: input.renamed_arguments,
         });
     }
     if provider == Provider::AnthropicStrict {

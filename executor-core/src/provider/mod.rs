@@ -43,6 +43,7 @@
 //! ```
 
 mod answer;
+mod arguments;
 mod calls;
 mod declare;
 mod names;
@@ -199,6 +200,8 @@ struct Declared {
     name: String,
     /// Top-level arguments whose `null` means "not given" (OpenAI strict).
     absent_when_null: Vec<String>,
+    /// Top-level arguments declared under another name, as (declared, ours) (Gemini).
+    renamed_arguments: Vec<(String, String)>,
 }
 
 /// A provider's tool definitions for a set of tools: serializes to exactly the array the

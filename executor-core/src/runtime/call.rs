@@ -14,7 +14,7 @@ use tokio_util::sync::CancellationToken;
 use super::limit::Limits;
 use super::options::CallOptions;
 use super::retry::{RetryPolicy, Rng, has_side_effects};
-use super::{check, trace};
+use super::trace;
 use crate::tool::{BoxFuture, ToolAnnotations, ToolExecution, ToolExecutor};
 use crate::{FailureKind, ToolFailure};
 
@@ -31,6 +31,9 @@ pub(super) struct Config {
     pub(super) i_json: bool,
     pub(super) limits: Limits,
     pub(super) handle_ttl: Duration,
+    /// Output schemas to validate against (feature `validate`), when switched on.
+    #[cfg(feature = "validate")]
+    pub(super) outputs: Option<Arc<super::validate::Validators>>,
 }
 
 impl Clone for Config {
@@ -46,14 +49,16 @@ impl Clone for Config {
             i_json: self.i_json,
             limits: self.limits.clone(),
             handle_ttl: self.handle_ttl,
+            #[cfg(feature = "validate")]
+            outputs: self.outputs.clone(),
         }
     }
 }
 
 /// A time limit an attempt runs under, and which one it is, for the failure that names it.
 #[derive(Debug, Clone, Copy)]
-struct Limit {
-    at: Instant,
+pub(super) struct Limit {
+    pub(super) at: Instant,
     kind: LimitKind,
 }
 
@@ -99,7 +104,7 @@ impl Config {
     /// How long to wait before retrying after `failure` on attempt `attempt`, or `None` to stop:
     /// no attempts left, a failure the policy does not retry, or a delay the deadline cannot
     /// fit (the hint is never shortened to fit).
-    fn next_delay(
+    pub(super) fn next_delay(
         &self,
         tool: &str,
         attempt: u32,
@@ -141,44 +146,66 @@ async fn attempts(
     args: &Value,
     options: &CallOptions,
 ) -> Result<ToolExecution, ToolFailure> {
+    let (deadline, generated) = start(config, tool, options);
+    let key = options.idempotency_key.as_deref().or(generated.as_deref());
+    let mut attempt = 1;
+    loop {
+        let once = attempt_once(config, tool, args, options, attempt, deadline, key);
+        let failure = match trace::attempt(tool, attempt, once).await {
+            Ok(execution) => {
+                config.check(tool, &execution, options.expected_effects.as_ref())?;
+                return Ok(execution);
+            }
+            Err(failure) => failure,
+        };
+        backoff(config, tool, attempt, failure, deadline, options)?.await?;
+        attempt += 1;
+    }
+}
+
+/// What a call fixes before its first attempt: its overall deadline, and the idempotency key
+/// the runtime makes for it when the caller gave none and the tool needs one.
+pub(super) fn start(
+    config: &Config,
+    tool: &str,
+    options: &CallOptions,
+) -> (Option<Limit>, Option<String>) {
     let deadline = options
         .deadline_from(config.call_timeout)
         .map(|(at, budget)| Limit {
             at,
             kind: LimitKind::Call(budget),
         });
-    let generated;
-    let key = match &options.idempotency_key {
-        Some(key) => Some(key.as_str()),
-        None if config.makes_keys_for(tool) => {
-            generated = config.keys.hex128();
-            Some(generated.as_str())
-        }
-        None => None,
+    let generated = (options.idempotency_key.is_none() && config.makes_keys_for(tool))
+        .then(|| config.keys.hex128());
+    (deadline, generated)
+}
+
+/// The wait before retrying after `failure` on attempt `attempt` (cut short by the call's
+/// token), or `failure` when the call stops there ([`Config::next_delay`]). Boxed: the timer is
+/// only needed on a retry, so a plain call's future is smaller.
+pub(super) fn backoff<'a>(
+    config: &Config,
+    tool: &'a str,
+    attempt: u32,
+    failure: ToolFailure,
+    deadline: Option<Limit>,
+    options: &'a CallOptions,
+) -> Result<BoxFuture<'a, Result<(), ToolFailure>>, ToolFailure> {
+    let at = deadline.map(|d| d.at);
+    let Some(delay) = config.next_delay(tool, attempt, &failure, at) else {
+        return Err(failure);
     };
-    let mut attempt = 1;
-    loop {
-        let once = attempt_once(config, tool, args, options, attempt, deadline, key);
-        let failure = match trace::attempt(tool, attempt, once).await {
-            Ok(execution) => {
-                let expected = options.expected_effects.as_ref();
-                check::execution(tool, &execution, config.i_json, expected)?;
-                return Ok(execution);
-            }
-            Err(failure) => failure,
-        };
-        let at = deadline.map(|d| d.at);
-        let Some(delay) = config.next_delay(tool, attempt, &failure, at) else {
-            return Err(failure);
-        };
-        let pause = async {
-            tokio::time::sleep(delay).await;
-            Ok(())
-        };
-        // Boxed: the timer is only needed on a retry, so a plain call's future is smaller.
-        Box::pin(guard(tool, pause, None, options.cancellation.as_ref())).await?;
-        attempt += 1;
-    }
+    let pause = async move {
+        tokio::time::sleep(delay).await;
+        Ok(())
+    };
+    Ok(Box::pin(guard(
+        tool,
+        pause,
+        None,
+        options.cancellation.as_ref(),
+    )))
 }
 
 /// One attempt: a concurrency slot (waiting counts against the call's deadline), then the
@@ -188,7 +215,7 @@ async fn attempts(
 /// executor's own future: the guarded path's timers and semaphore waits live in a box of
 /// their own, so a plain call neither allocates for them nor moves their space around with
 /// every future that holds the attempt (measured in BENCHMARKS.md).
-fn attempt_once<'a>(
+pub(super) fn attempt_once<'a>(
     config: &'a Config,
     tool: &'a str,
     args: &'a Value,

@@ -46,7 +46,9 @@ mod handle;
 mod limit;
 mod options;
 mod retry;
+mod stream;
 mod trace;
+mod validate;
 
 use std::future::Future;
 use std::sync::Arc;
@@ -67,7 +69,8 @@ use self::handle::{Registry, Shared};
 use self::options::{forward, relay};
 use crate::ToolFailure;
 use crate::tool::{
-    BoxFuture, ContextExecutor, STREAM_CAPACITY, SpecList, ToolContext, ToolExecution, ToolExecutor,
+    BoxFuture, ContextExecutor, STREAM_CAPACITY, SpecList, ToolContext, ToolExecution,
+    ToolExecutor, ToolStreamChunk,
 };
 
 /// Runs calls against an executor: retries, time limits, output checks, concurrency limits and
@@ -131,6 +134,8 @@ impl Runtime {
                 i_json: true,
                 limits: limit::Limits::default(),
                 handle_ttl: DEFAULT_HANDLE_TTL,
+                #[cfg(feature = "validate")]
+                outputs: None,
             }),
             handles: Arc::new(Registry::default()),
             _cancel_on_drop: Arc::new(shutdown.clone().drop_guard()),
@@ -173,6 +178,22 @@ impl Runtime {
     #[must_use]
     pub fn with_i_json_check(mut self, on: bool) -> Self {
         self.config_mut().i_json = on;
+        self
+    }
+
+    /// Whether outputs must match their tool's output schema (as the executor's
+    /// [`specs`](ToolExecutor::specs) list it); off by default. Each schema is compiled with
+    /// the [`jsonschema`](https://docs.rs/jsonschema) crate on its tool's first checked output
+    /// and kept. A mismatch is a terminal failure with code `output_schema_mismatch` whose data
+    /// holds the output's JSON pointer (`pointer`), the schema keyword's (`schema_pointer`) and
+    /// the problem; a tool without an output schema is not checked.
+    #[cfg(feature = "validate")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "validate")))]
+    #[must_use]
+    pub fn with_output_validation(mut self, on: bool) -> Self {
+        let outputs =
+            on.then(|| Arc::new(validate::Validators::new(&self.config.executor.specs())));
+        self.config_mut().outputs = outputs;
         self
     }
 
@@ -303,6 +324,20 @@ impl ContextExecutor for Runtime {
             let call = self.call_with(tool, params, options);
             relay(chunks, call, |chunk| forward(&ctx, chunk)).await
         })
+    }
+
+    /// Streams the call through the runtime ([`stream_with`](Self::stream_with)).
+    fn stream<'a>(
+        &'a self,
+        tool: &'a str,
+        params: &'a Value,
+        action_id: &'a str,
+    ) -> BoxFuture<'a, Result<mpsc::Receiver<ToolStreamChunk>, String>> {
+        let options = CallOptions::new().with_action_id(action_id);
+        let stream = self.stream_with(tool, params.clone(), options);
+        Box::pin(std::future::ready(
+            stream.map_err(|failure| failure.to_string()),
+        ))
     }
 
     fn list_specs(&self) -> SpecList {

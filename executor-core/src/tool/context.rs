@@ -300,16 +300,41 @@ impl ToolContext {
     /// Reports progress (clamped to 0.0..=1.0). Waits while the stream's buffer is full; a no-op
     /// when nobody listens.
     pub async fn progress(&self, fraction: f64, message: impl Into<Option<String>>) {
-        let fraction = if fraction.is_nan() {
-            0.0
-        } else {
-            fraction.clamp(0.0, 1.0)
+        self.send(progress_chunk(fraction, message.into())).await;
+    }
+
+    /// Reports progress (clamped to 0.0..=1.0) without waiting: for sync tools, which run on
+    /// the blocking pool and cannot `.await` [`progress`](Self::progress). A no-op when nobody
+    /// listens.
+    ///
+    /// ```
+    /// use tool_executor::{ChunkDropped, ToolContext};
+    ///
+    /// let (sink, mut reader) = tokio::sync::mpsc::channel(1);
+    /// let ctx = ToolContext::new().with_stream(sink);
+    /// assert_eq!(ctx.try_progress(0.5, None), Ok(()));
+    /// assert_eq!(ctx.try_progress(1.0, None), Err(ChunkDropped::Full), "one slot, taken");
+    /// assert!(reader.try_recv().is_ok());
+    /// drop(reader);
+    /// assert_eq!(ctx.try_progress(1.0, None), Err(ChunkDropped::Closed));
+    /// ```
+    ///
+    /// # Errors
+    /// [`ChunkDropped`] when the chunk was not sent: the stream's buffer was full (the reader
+    /// is behind; later chunks may pass) or the reader is gone. Never blocks either way.
+    pub fn try_progress(
+        &self,
+        fraction: f64,
+        message: impl Into<Option<String>>,
+    ) -> Result<(), ChunkDropped> {
+        let Some(sink) = self.sink() else {
+            return Ok(());
         };
-        self.send(ToolStreamChunk::Progress {
-            fraction,
-            message: message.into(),
-        })
-        .await;
+        sink.try_send(progress_chunk(fraction, message.into()))
+            .map_err(|e| match e {
+                mpsc::error::TrySendError::Full(_) => ChunkDropped::Full,
+                mpsc::error::TrySendError::Closed(_) => ChunkDropped::Closed,
+            })
     }
 
     /// Streams a piece of text output; a no-op when nobody listens.
@@ -379,6 +404,38 @@ impl ToolContext {
         Ok(changes)
     }
 }
+
+/// A progress chunk with its fraction clamped to 0.0..=1.0 (NaN is 0.0).
+fn progress_chunk(fraction: f64, message: Option<String>) -> ToolStreamChunk {
+    let fraction = if fraction.is_nan() {
+        0.0
+    } else {
+        fraction.clamp(0.0, 1.0)
+    };
+    ToolStreamChunk::Progress { fraction, message }
+}
+
+/// Why [`ToolContext::try_progress`] dropped a chunk.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ChunkDropped {
+    /// The stream's buffer was full: the reader is behind. This chunk is lost; a later one
+    /// may pass once the reader catches up.
+    Full,
+    /// The reader is gone (the call's stream was closed); nothing more will be read.
+    Closed,
+}
+
+impl std::fmt::Display for ChunkDropped {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Self::Full => "stream chunk dropped: the buffer is full",
+            Self::Closed => "stream chunk dropped: the reader is gone",
+        })
+    }
+}
+
+impl std::error::Error for ChunkDropped {}
 
 /// The expected-effects rule, in one place for `ToolContext` and the `Runtime`: the changed
 /// keys must be exactly the expected ones, and a call that changes nothing passes (expected

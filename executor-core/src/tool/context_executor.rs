@@ -22,9 +22,9 @@ use crate::failure::transport::for_seed;
 /// [`call`](Self::call), so no layer loses the action id, session, attempt, expected effects,
 /// typed failure or state changes. String errors are `failure::transport::for_seed`.
 ///
-/// `ToolSet`, `#[tools]` types, `McpToolExecutor` and `SubprocessToolExecutor` implement
-/// this; implement it for your own executor too, or implement only
-/// [`ToolExecutor::execute`], as the seed allows.
+/// `ToolSet`, `#[tools]` types, `Runtime`, `FallbackChain`, `PrefixRouter`, `McpToolExecutor`,
+/// `A2aToolExecutor` and `SubprocessToolExecutor` implement this; implement it for your own
+/// executor too, or implement only [`ToolExecutor::execute`], as the seed allows.
 ///
 /// ```
 /// use tool_executor::{BoxFuture, ContextExecutor, ToolContext, ToolExecution, ToolExecutor, ToolFailure};

@@ -5,8 +5,8 @@
 //! |---|---|
 //! | `executor.rs` | [`ToolExecutor`] (the seed contract) and [`ToolExecution`] |
 //! | `context_executor.rs` | [`ContextExecutor`], the one path, and the blanket `impl ToolExecutor` |
-//! | `context.rs` | [`ToolContext`] |
-//! | `call/` | the call path: argument decoding, the panic boundary, deadlines and cancellation |
+//! | `context.rs` | [`ToolContext`] and [`ChunkDropped`] |
+//! | `call/` | the call path: argument decoding, the panic boundary, deadlines and cancellation, sync tools on the blocking pool |
 //! | `fn_tool.rs` | [`Tool`] (what `#[tool]` implements) and the tool-as-a-value entry |
 //! | `route.rs` | the name lookup table and the rule for a name an executor does not serve |
 //! | `set.rs` | [`ToolSet`] and [`ToolSetBuilder`] |
@@ -25,7 +25,7 @@ pub(crate) mod stream;
 pub(crate) mod stream_task;
 
 pub use call::{CatchUnwind, Panic};
-pub use context::ToolContext;
+pub use context::{ChunkDropped, ToolContext};
 pub use context_executor::ContextExecutor;
 pub use executor::{BoxFuture, SpecList, ToolExecution, ToolExecutor};
 pub use fn_tool::Tool;

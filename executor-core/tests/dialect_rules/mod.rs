@@ -309,11 +309,29 @@ const GEMINI_TYPES: &[&str] = &[
     "STRING", "NUMBER", "INTEGER", "BOOLEAN", "ARRAY", "OBJECT", "NULL",
 ];
 
+/// Gemini parameter names (the input root's properties): `^[A-Za-z_][A-Za-z0-9_]{0,63}$`.
+fn check_gemini_parameter_names(schema: &Value, out: &mut Vec<String>) {
+    let props = schema.get("properties").and_then(Value::as_object);
+    for name in props.into_iter().flat_map(Map::keys) {
+        let mut chars = name.chars();
+        let first = chars
+            .next()
+            .is_some_and(|c| c.is_ascii_alphabetic() || c == '_');
+        let rest = chars.all(|c| c.is_ascii_alphanumeric() || c == '_');
+        if !(first && rest && name.len() <= 64) {
+            out.push(format!("parameter name `{name}` is not one Gemini accepts"));
+        }
+    }
+}
+
 /// Gemini `parameters` / `response`: the OpenAPI `Schema` subset (§5.3).
 pub fn check_gemini(schema: &Value, input: bool) -> Vec<String> {
     let mut out = Vec::new();
     if input && schema.get("type") != Some(&Value::from("OBJECT")) {
         out.push("root: not an OBJECT".to_owned());
+    }
+    if input {
+        check_gemini_parameter_names(schema, &mut out);
     }
     walk(schema, "", &mut |ptr, node| {
         unknown_keys(ptr, node, GEMINI_KEYS, &mut out);
@@ -363,6 +381,9 @@ pub fn check_gemini_json_schema(schema: &Value, input: bool) -> Vec<String> {
     let mut out = Vec::new();
     if input && schema.get("type") != Some(&Value::from("object")) {
         out.push("root: not an object".to_owned());
+    }
+    if input {
+        check_gemini_parameter_names(schema, &mut out);
     }
     walk(schema, "", &mut |ptr, node| {
         unknown_keys(ptr, node, GEMINI_JSON_KEYS, &mut out);

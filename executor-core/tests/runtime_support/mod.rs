@@ -26,6 +26,8 @@ pub enum Step {
     Progress(u32),
     /// Sends `n` text chunks at once, then answers `"done"`.
     Text(u32),
+    /// Sends `n` text chunks at once, then plays the inner step.
+    TextThen(u32, Box<Step>),
 }
 
 pub fn ok(output: Value) -> Step {
@@ -74,6 +76,20 @@ impl Script {
         steps: impl IntoIterator<Item = Step>,
     ) -> Arc<Self> {
         Self::build(name, hints, true, steps)
+    }
+
+    /// An executor whose one tool declares `schema` as its output schema.
+    pub fn with_output_schema(
+        name: &str,
+        schema: Value,
+        steps: impl IntoIterator<Item = Step>,
+    ) -> Arc<Self> {
+        let script = Self::build(name, ToolAnnotations::default(), true, steps);
+        let spec = script.spec[0].as_ref().clone().with_output_schema(schema);
+        Arc::new(Self {
+            spec: vec![Arc::new(spec)].into(),
+            ..Arc::into_inner(script).expect("just built")
+        })
     }
 
     /// An executor that lists no tools and serves any name.
@@ -129,10 +145,21 @@ impl Script {
 
     async fn play(&self, step: Step, ctx: &ToolContext) -> Result<ToolExecution, ToolFailure> {
         let mut step = step;
-        while let Step::After(delay, inner) = step {
-            tokio::time::sleep(delay).await;
-            step = *inner;
-        }
+        let step = loop {
+            step = match step {
+                Step::After(delay, inner) => {
+                    tokio::time::sleep(delay).await;
+                    *inner
+                }
+                Step::TextThen(n, inner) => {
+                    for i in 0..n {
+                        ctx.text(format!("text {i}")).await;
+                    }
+                    *inner
+                }
+                other => break other,
+            };
+        };
         match step {
             Step::Fail(failure) => Err(failure),
             Step::Answer(output, state_changes) => Ok(ToolExecution {
@@ -153,7 +180,7 @@ impl Script {
                 }
                 Ok(ToolExecution::output_only(json!("done")))
             }
-            Step::After(..) => unreachable!("unwrapped above"),
+            Step::After(..) | Step::TextThen(..) => unreachable!("unwrapped above"),
         }
     }
 }

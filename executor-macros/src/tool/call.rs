@@ -21,13 +21,17 @@ use super::types::{erase_lifetimes, span_of, type_text};
 //         let out = __rt::drive("add", &ctx, timeout, pin!(body)).await?;
 //         __rt::finish(out, &ctx)
 //     }
+// and for a free sync fn that reads it, the body as a closure on the blocking pool (the
+// closure gets its own copy of the arguments, and the context by reference):
+//     __rt::call_blocking("add", __executor_params, __executor_ctx, timeout,
+//         |__executor_params: &__rt::Value, __executor_ctx: &__rt::ToolContext| { /* as above */ })
 // An unboxed future: `Tool::call` returns it as is, `#[tools]` boxes it per method.
 pub fn call_body(model: &ToolFn, receiver: Option<TokenStream>) -> TokenStream {
     let name = &model.name;
     let ctx = ctx_ident();
     let decode = decode_args(model);
-    let invoke = invoke(model, receiver);
     if !reads_context(model) {
+        let invoke = invoke(model, receiver, &quote!(&#ctx));
         return quote! {
             __rt::call_plain(#name, #ctx, async move {
                 #decode
@@ -40,6 +44,25 @@ pub fn call_body(model: &ToolFn, receiver: Option<TokenStream>) -> TokenStream {
             .timeout_ms
             .map(|ms| quote!(__rt::Duration::from_millis(#ms))),
     );
+    // A method's `&self` cannot move to another thread, so only free fns go to the pool
+    // (`check_sync_method_timeout` rejects the one case that would then not time out).
+    if !model.is_async && receiver.is_none() {
+        let params = params_ident();
+        let invoke = invoke(model, None, &quote!(#ctx));
+        return quote! {
+            __rt::call_blocking(
+                #name,
+                #params,
+                #ctx,
+                #timeout,
+                |#params: &__rt::Value, #ctx: &__rt::ToolContext| -> __rt::Result<__rt::Value, __rt::ToolFailure> {
+                    #decode
+                    #invoke
+                },
+            )
+        };
+    }
+    let invoke = invoke(model, receiver, &quote!(&#ctx));
     quote! {
         async move {
             let __executor_body = async {
@@ -157,15 +180,15 @@ fn decode_one(arg: &Arg, binding: &Ident) -> TokenStream {
     }
 }
 
-fn invoke(model: &ToolFn, receiver: Option<TokenStream>) -> TokenStream {
+/// The call of the user's fn; `ctx` is the expression passed for a `&ToolContext` parameter.
+fn invoke(model: &ToolFn, receiver: Option<TokenStream>, ctx: &TokenStream) -> TokenStream {
     let ident = &model.ident;
-    let ctx = ctx_ident();
     let mut index: usize = 0;
     let call_args: Vec<TokenStream> = model
         .params
         .iter()
         .map(|p| match p {
-            Param::Context => quote!(&#ctx),
+            Param::Context => ctx.clone(),
             Param::Arg(arg) => {
                 let binding = arg_ident(index);
                 index += 1;

@@ -1,7 +1,7 @@
 //! The rules that span several nodes of a model, one commented function per rule (serde's
 //! `check.rs`).
 
-use syn::{Path, Signature};
+use syn::{LitStr, Path, Signature};
 
 use super::model::{Param, Site, ToolFn};
 use crate::attr::path_text;
@@ -45,6 +45,23 @@ pub fn check_signature(sig: &Signature, site: Site, errors: &mut Errors) {
             "a #[tool] method inside #[tools] takes `&self`; add it, or make this a free #[tool] fn",
         ),
         (None, Site::Free) => {}
+    }
+}
+
+/// A sync method cannot honour a `timeout`: a sync free fn runs on the blocking pool so the
+/// call can end while it blocks, but a method's `&self` cannot move to another thread, and a
+/// timeout the body never yields to would fire only after the body returned (issue 15).
+pub fn check_sync_method_timeout(
+    sig: &Signature,
+    site: Site,
+    timeout: Option<&(u64, LitStr)>,
+    errors: &mut Errors,
+) {
+    if let (Site::Method, None, Some((_, lit))) = (site, &sig.asyncness, timeout) {
+        errors.spanned(
+            lit,
+            "a sync #[tool] method cannot have a `timeout`: `&self` cannot move to the blocking pool, so nothing could end the call while it blocks; make it an `async fn` (run the blocking part with `tokio::task::spawn_blocking`), or a free #[tool] fn",
+        );
     }
 }
 

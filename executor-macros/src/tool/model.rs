@@ -101,6 +101,7 @@ impl ToolFn {
     ) -> Option<Self> {
         let param_attrs = strip_param_attrs(sig, errors);
         check::check_signature(sig, site, errors);
+        check::check_sync_method_timeout(sig, site, attr.timeout.as_ref(), errors);
         let name = match &attr.name {
             Some(lit) => {
                 let name = lit.value();

@@ -34,6 +34,21 @@ fn tool_async_borrowed_context_result() {
     assert_expansion("tool_weather", out);
 }
 
+/// A sync fn with a `timeout` and the context: the body is a closure for the blocking pool.
+#[test]
+fn tool_sync_blocking_pool() {
+    let out = super::expand_fn(
+        quote!(timeout = "200ms"),
+        quote! {
+            /// Hashes a file.
+            fn hash(path: &str, rounds: Option<u32>, ctx: &ToolContext) -> Result<String, std::io::Error> {
+                todo!()
+            }
+        },
+    );
+    assert_expansion("tool_sync_blocking", out);
+}
+
 #[test]
 fn tools_impl() {
     let out = super::expand_tools(

@@ -180,6 +180,16 @@ async def test_slow(url: str) -> None:
 QUICKSTART_TOOLS = ["get_weather", "add", "join_words", "trim", "bump", "read"]
 
 
+# The a2a-rust failure-class extension's metadata key.
+FAILURE_CLASS_KEY = "a2a-rust.com/failure"
+# What a failed `get_weather` carries in its status message's metadata (numbers are doubles
+# through protobuf).
+FAILURES = {
+    "Atlantis": {FAILURE_CLASS_KEY: "invalid-request", "code": "unknown_city", "data": {"city": "Atlantis"}},
+    "Busy": {FAILURE_CLASS_KEY: "transient", "code": "unavailable", "retry_after_ms": 200.0},
+}
+
+
 async def test_tools(url: str) -> None:
     await test_card(url, "Quickstart tools", QUICKSTART_TOOLS)
     client = await create_client(url, client_config=ClientConfig(streaming=False))
@@ -200,6 +210,14 @@ async def test_tools(url: str) -> None:
         check("tool failure: failed", task.status.state == TaskState.TASK_STATE_FAILED, task)
         check("tool failure: message", task.status.message.parts[0].text == "unknown city `Atlantis`", task.status)
         PASSED.append("tool failure")
+
+        # Issue 15: a blocking send's task keeps the failure's code, class, data and retry hint.
+        for city, want in FAILURES.items():
+            task = final_task_of(await collect(client, data_message({"tool": "get_weather", "arguments": {"city": city}})))
+            check(f"blocking {city}: failed", task.status.state == TaskState.TASK_STATE_FAILED, task)
+            got = MessageToDict(task.status.message.metadata)
+            check(f"blocking {city}: code, class, data, retry hint", got == want, got)
+        PASSED.append("blocking failure keeps code, class, data and retry hint")
     finally:
         await client.close()
 
@@ -215,6 +233,19 @@ async def test_tools(url: str) -> None:
         last = events[-1]
         check("tool stream: completed", last.HasField("status_update") and last.status_update.status.state == TaskState.TASK_STATE_COMPLETED, last)
         PASSED.append("tool stream")
+
+        # Issue 15: the streamed failure keeps them too, on the event and on its status message.
+        for city, want in FAILURES.items():
+            events = await collect(client, data_message({"tool": "get_weather", "arguments": {"city": city}}))
+            last = events[-1]
+            check(f"streamed {city}: ends failed", last.HasField("status_update") and last.status_update.status.state == TaskState.TASK_STATE_FAILED, last)
+            on_message = MessageToDict(last.status_update.status.message.metadata)
+            check(f"streamed {city}: status message", on_message == want, on_message)
+            on_event = MessageToDict(last.status_update.metadata)
+            expected = {k: v for k, v in want.items() if k != FAILURE_CLASS_KEY}
+            expected["error"] = last.status_update.status.message.parts[0].text
+            check(f"streamed {city}: event metadata", on_event == expected, on_event)
+        PASSED.append("streamed failure keeps code, class, data and retry hint")
     finally:
         await client.close()
 

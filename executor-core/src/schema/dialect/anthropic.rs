@@ -55,6 +55,7 @@ pub(super) fn loose(canonical: &Value, input: bool) -> Transformed {
         strict: false,
         losses: Vec::new(),
         absent_when_null: Vec::new(),
+        renamed_arguments: Vec::new(),
     }
 }
 

@@ -12,11 +12,12 @@
 //! one-value `enum`; `exclusiveMinimum`, `multipleOf` and tuples do not survive.
 //!
 //! Neither dialect is strict: Gemini does not enforce schemas, so a blocker is just a loss.
+//! Both apply `gemini_rules.rs`: parameter names mapped, integers past ±2^53 reported.
 
 use serde_json::Value;
 
 use super::walk::{Nulls, Recursion, Rules, Walker};
-use super::{Transformed, object_root};
+use super::{Transformed, gemini_rules, object_root};
 
 const OPENAPI: Rules = Rules {
     keep: &[
@@ -83,6 +84,10 @@ fn walk(rules: &Rules, canonical: &Value, input: bool) -> Transformed {
     };
     let (mut out, blockers) = Walker::new(rules, &root, input).finish(&root);
     out.losses.extend(blockers);
+    out.losses.extend(gemini_rules::integer_precision(&root));
+    if input {
+        out.renamed_arguments = gemini_rules::map_parameter_names(&mut out.schema);
+    }
     out
 }
 

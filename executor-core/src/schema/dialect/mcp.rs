@@ -21,6 +21,7 @@ pub(super) fn transform(canonical: &Value, input: bool) -> Transformed {
         strict: false,
         losses: Vec::new(),
         absent_when_null: Vec::new(),
+        renamed_arguments: Vec::new(),
     }
 }
 

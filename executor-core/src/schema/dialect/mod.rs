@@ -47,6 +47,7 @@
 
 mod anthropic;
 mod gemini;
+mod gemini_rules;
 mod mcp;
 mod openai;
 mod shape;
@@ -102,6 +103,10 @@ pub struct Transformed {
     /// accept `null` for them (OpenAI strict makes every property required): a `null` sent
     /// for one of them means "not given", and [`crate::provider`] removes it before decoding.
     pub absent_when_null: Vec<String>,
+    /// Top-level arguments declared under another name, as (declared, ours): Gemini's
+    /// parameter names are `^[A-Za-z_][A-Za-z0-9_]{0,63}$`, and [`crate::provider`] maps a
+    /// call's arguments back before decoding.
+    pub renamed_arguments: Vec<(String, String)>,
 }
 
 impl Dialect {
@@ -137,6 +142,20 @@ impl Dialect {
     #[must_use]
     pub fn output(self, canonical: &Value) -> Transformed {
         self.transform(canonical, false)
+    }
+
+    /// The dialect's name in `snake_case`: `mcp`, `openai_strict`, `anthropic`,
+    /// `anthropic_strict`, `gemini`, `gemini_json_schema`.
+    #[must_use]
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::Mcp => "mcp",
+            Self::OpenAiStrict => "openai_strict",
+            Self::Anthropic => "anthropic",
+            Self::AnthropicStrict => "anthropic_strict",
+            Self::Gemini => "gemini",
+            Self::GeminiJsonSchema => "gemini_json_schema",
+        }
     }
 
     /// Whether the dialect enforces schemas (constrained decoding).
@@ -188,5 +207,6 @@ fn non_strict(root: Value, blockers: Vec<Loss>) -> Transformed {
         strict: false,
         losses,
         absent_when_null: Vec::new(),
+        renamed_arguments: Vec::new(),
     }
 }

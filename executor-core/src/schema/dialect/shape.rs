@@ -7,9 +7,12 @@ use super::walk::{Walker, accepts_null, describe, is_object, is_structural, is_v
 impl Walker<'_> {
     /// `oneOf` becomes `anyOf`; a union of string constants (a documented unit enum) becomes
     /// one `enum` whose description lists the variants' descriptions.
-    pub(super) fn one_of(&mut self, out: &mut Map<String, Value>, ptr: &str) {
+    /// `oneOf` read as `anyOf` (appended to any `anyOf` there is). Returns how many `anyOf`
+    /// branches were there before, so the walk names the moved branches' canonical nodes
+    /// (`/oneOf/i`) in its losses.
+    pub(super) fn one_of(&mut self, out: &mut Map<String, Value>, ptr: &str) -> Option<usize> {
         let Some(Value::Array(branches)) = out.remove("oneOf") else {
-            return;
+            return None;
         };
         if let Some((values, notes)) = string_constants(&branches) {
             out.insert("type".into(), "string".into());
@@ -23,7 +26,7 @@ impl Walker<'_> {
                 text.push_str(&notes.join("\n"));
                 out.insert("description".into(), text.into());
             }
-            return;
+            return None;
         }
         let resolved: Vec<Value> = branches.iter().map(|b| self.resolve(b)).collect();
         if !disjoint(&resolved) {
@@ -33,9 +36,12 @@ impl Walker<'_> {
             );
         }
         if let Some(Value::Array(any)) = out.get_mut("anyOf") {
+            let before = any.len();
             any.extend(branches);
+            Some(before)
         } else {
             out.insert("anyOf".into(), Value::Array(branches));
+            Some(0)
         }
     }
 

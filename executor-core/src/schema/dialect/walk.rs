@@ -204,6 +204,7 @@ impl<'a> Walker<'a> {
             strict: self.rules.strict && self.blockers.is_empty(),
             losses: self.losses,
             absent_when_null: self.absent_when_null,
+            renamed_arguments: Vec::new(),
         };
         (transformed, self.blockers)
     }
@@ -222,17 +223,19 @@ impl<'a> Walker<'a> {
         if let Some(Value::String(reference)) = map.get("$ref") {
             return self.reference(reference, map, ptr);
         }
-        if let Some((inner, _)) = split_null(map) {
-            let walked = self.node(&Value::Object(inner), ptr);
+        if let Some((inner, branch)) = split_null(map) {
+            // A collapsed `anyOf: [T, null]` is walked as `T`, under `T`'s own pointer.
+            let at = branch.map_or_else(|| ptr.to_owned(), |i| format!("{ptr}/anyOf/{i}"));
+            let walked = self.node(&Value::Object(inner), &at);
             return self.nullable(walked);
         }
         let mut out = map.clone();
         out.remove("$defs");
         out.remove("definitions");
         out.remove("$schema");
-        self.one_of(&mut out, ptr);
+        let moved = self.one_of(&mut out, ptr);
         self.all_of(&mut out, ptr);
-        self.children(&mut out, ptr);
+        self.children(&mut out, ptr, moved);
         if is_object(&out) {
             self.object(&mut out, map, ptr);
         }
@@ -358,7 +361,8 @@ impl<'a> Walker<'a> {
         Value::Object(out)
     }
 
-    fn children(&mut self, out: &mut Map<String, Value>, ptr: &str) {
+    /// Walks the node's subschemas; `anyOf` branches from `moved` on came from `oneOf`.
+    fn children(&mut self, out: &mut Map<String, Value>, ptr: &str, moved: Option<usize>) {
         if let Some(Value::Object(props)) = out.get_mut("properties") {
             let base = child(ptr, "properties");
             for (name, schema) in props.iter_mut() {
@@ -368,7 +372,13 @@ impl<'a> Walker<'a> {
         for key in ["anyOf", "oneOf", "allOf"] {
             if let Some(Value::Array(branches)) = out.get_mut(key) {
                 for (i, branch) in branches.iter_mut().enumerate() {
-                    *branch = self.node(branch, &child(&child(ptr, key), &i.to_string()));
+                    let at = match moved {
+                        Some(from) if key == "anyOf" && i >= from => {
+                            child(&child(ptr, "oneOf"), &(i - from).to_string())
+                        }
+                        _ => child(&child(ptr, key), &i.to_string()),
+                    };
+                    *branch = self.node(branch, &at);
                 }
             }
         }
@@ -379,9 +389,10 @@ impl<'a> Walker<'a> {
     }
 }
 
-/// `(node without null, true)` when `node` also accepts null: `"type": [T, "null"]` or an
-/// `anyOf` with a `{"type": "null"}` branch.
-pub(super) fn split_null(node: &Map<String, Value>) -> Option<(Map<String, Value>, bool)> {
+/// The node without null when `node` also accepts null (`"type": [T, "null"]`, or an `anyOf`
+/// with a `{"type": "null"}` branch), and, when that `anyOf` had one other branch and the node
+/// became it, that branch's index.
+pub(super) fn split_null(node: &Map<String, Value>) -> Option<(Map<String, Value>, Option<usize>)> {
     if let Some(Value::Array(types)) = node.get("type") {
         let rest: Vec<&Value> = types.iter().filter(|t| *t != "null").collect();
         if rest.len() == types.len() {
@@ -396,7 +407,7 @@ pub(super) fn split_null(node: &Map<String, Value>) -> Option<(Map<String, Value
         if let Some(Value::Array(values)) = inner.get_mut("enum") {
             values.retain(|v| !v.is_null());
         }
-        return Some((inner, true));
+        return Some((inner, None));
     }
     let branches = node.get("anyOf")?.as_array()?;
     let is_null = |b: &Value| {
@@ -407,7 +418,9 @@ pub(super) fn split_null(node: &Map<String, Value>) -> Option<(Map<String, Value
         return None;
     }
     let mut inner = node.clone();
+    let mut collapsed = None;
     if let [one] = rest.as_slice() {
+        collapsed = branches.iter().position(|b| std::ptr::eq(b, *one));
         inner.remove("anyOf");
         // The branch's own keywords win over the wrapper's, except the description.
         let description = inner.remove("description");
@@ -423,7 +436,7 @@ pub(super) fn split_null(node: &Map<String, Value>) -> Option<(Map<String, Value
             Value::Array(rest.into_iter().cloned().collect()),
         );
     }
-    Some((inner, true))
+    Some((inner, collapsed))
 }
 
 /// Whether a canonical schema already accepts `null`.

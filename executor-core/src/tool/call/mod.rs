@@ -1,8 +1,10 @@
 //! The call path every tool runs on: the argument decoder ([`args`]), the one panic
 //! boundary ([`CatchUnwind`]), the deadline and cancellation guard ([`drive`]), and the
-//! context-free fast path ([`call_plain`]).
+//! context-free fast path ([`call_plain`]), and sync tools on the blocking pool
+//! ([`call_blocking`]).
 
 pub(crate) mod args;
+mod blocking;
 mod catch;
 
 use std::future::{Future, poll_fn};
@@ -17,6 +19,7 @@ use super::context::ToolContext;
 use super::executor::ToolExecution;
 use crate::ToolFailure;
 
+pub use blocking::call_blocking;
 use catch::flatten;
 pub use catch::{CatchUnwind, Panic};
 

@@ -1,0 +1,55 @@
+//! Bridges: an A2A agent's skills consumed as tools (`A2aToolExecutor`) and re-served over MCP
+//! (`McpServer`), on stdio.
+//!
+//! ```text
+//! cargo run -p examples --example bridges                  # the quickstart tools: ToolAgent → A2A → MCP
+//! cargo run -p examples --example bridges -- --agent URL   # any A2A agent's skills over MCP
+//! cargo run -p examples --example bridges -- --direct      # the quickstart tools straight over MCP
+//! ```
+//!
+//! Without `--agent` it serves the quickstart's tools as an A2A agent on a free loopback port
+//! (as `examples/a2a_agent --agent tools` does), connects to it with `A2aToolExecutor`, and
+//! serves what it finds over MCP: every tool with its real schemas, every call a round trip
+//! through A2A with the same result as `--direct` (`.ci/a2a-peer.sh` checks that with the
+//! official MCP Python client). A plain agent's skills each take one `text` argument.
+
+use tool_executor::McpServer;
+use tool_executor::agent::{A2aToolExecutor, AgentServer, RunningAgent, ToolAgent};
+
+// The quickstart's tools, shared so this bridge serves exactly what the tour shows.
+#[path = "quickstart.rs"]
+#[allow(dead_code)] // the tour's `main` and helpers are not used here
+mod quickstart;
+
+const USAGE: &str = "usage: bridges [--agent URL | --direct]";
+
+#[tokio::main]
+async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    // Kept alive while the bridge serves.
+    let mut local: Option<RunningAgent> = None;
+    let server = match args.as_slice() {
+        ["--direct"] => McpServer::new(quickstart::tools()?),
+        ["--agent", url] => McpServer::new(A2aToolExecutor::connect(*url).await?),
+        [] => {
+            let agent = ToolAgent::new(quickstart::tools()?).with_name("Quickstart tools");
+            let agent = AgentServer::bind("127.0.0.1:0", agent).await?.spawn();
+            let tools = A2aToolExecutor::connect(agent.url()).await?;
+            // stdout is the MCP channel: say where the agent is on stderr.
+            eprintln!(
+                "bridges: {} tools from the A2A agent at {}",
+                tools.card().skills.len(),
+                agent.url()
+            );
+            local = Some(agent);
+            McpServer::new(tools)
+        }
+        _ => return Err(USAGE.into()),
+    };
+    server.with_name("bridges").serve_stdio().await?;
+    if let Some(agent) = local {
+        agent.shutdown().await;
+    }
+    Ok(())
+}

@@ -1,0 +1,400 @@
+//! `A2aToolExecutor`: an A2A agent's skills as tools (feature `a2a-client`).
+
+mod catalog;
+mod outcome;
+
+use std::fmt;
+use std::sync::Arc;
+use std::time::Duration;
+
+use a2a_protocol_client::{A2aClient, ClientBuilder, resolve_agent_card};
+use a2a_protocol_types::agent_card::AgentCard;
+use a2a_protocol_types::message::{Message, Part};
+use a2a_protocol_types::params::MessageSendParams;
+use a2a_protocol_types::responses::SendMessageResponse;
+use serde_json::{Value, json};
+use tokio::sync::mpsc;
+
+use catalog::{Catalog, Input, TEXT_ARGUMENT, catalog};
+use outcome::{Fold, Outcome, answer, client_failure};
+
+use crate::tool::SpecList;
+use crate::tool::call::args::describe;
+use crate::tool::call::drive;
+use crate::{BoxFuture, ContextExecutor, ToolContext, ToolFailure, ToolStreamChunk};
+
+/// How long [`A2aToolExecutor::connect`] waits for the agent card by default.
+pub const DEFAULT_A2A_CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
+/// How long a call may take by default when its context sets no shorter budget (the same
+/// backstop as `McpToolExecutor`'s).
+pub const DEFAULT_A2A_REQUEST_TIMEOUT: Duration = Duration::from_secs(600);
+/// How long the `CancelTask` sent for a dropped call may take by default.
+pub const DEFAULT_A2A_CANCEL_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// Where an [`A2aToolExecutor`] connects, and its time limits.
+#[derive(Debug, Clone)]
+pub struct A2aClientConfig {
+    url: String,
+    connect_timeout: Duration,
+    request_timeout: Duration,
+    cancel_timeout: Duration,
+}
+
+impl A2aClientConfig {
+    /// The agent at `url`: its card is read from `{url}/.well-known/agent-card.json`.
+    #[must_use]
+    pub fn new(url: impl Into<String>) -> Self {
+        Self {
+            url: url.into(),
+            connect_timeout: DEFAULT_A2A_CONNECT_TIMEOUT,
+            request_timeout: DEFAULT_A2A_REQUEST_TIMEOUT,
+            cancel_timeout: DEFAULT_A2A_CANCEL_TIMEOUT,
+        }
+    }
+
+    /// The limit on reading the card ([`DEFAULT_A2A_CONNECT_TIMEOUT`] by default).
+    #[must_use]
+    pub const fn with_connect_timeout(mut self, timeout: Duration) -> Self {
+        self.connect_timeout = timeout;
+        self
+    }
+
+    /// The limit on one call when its context sets no shorter budget
+    /// ([`DEFAULT_A2A_REQUEST_TIMEOUT`] by default).
+    #[must_use]
+    pub const fn with_request_timeout(mut self, timeout: Duration) -> Self {
+        self.request_timeout = timeout;
+        self
+    }
+
+    /// The limit on the `CancelTask` a dropped call sends ([`DEFAULT_A2A_CANCEL_TIMEOUT`]).
+    #[must_use]
+    pub const fn with_cancel_timeout(mut self, timeout: Duration) -> Self {
+        self.cancel_timeout = timeout;
+        self
+    }
+}
+
+/// Why [`A2aToolExecutor::connect`] failed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct A2aClientError {
+    /// The agent's URL.
+    pub url: String,
+    /// What went wrong.
+    pub detail: String,
+}
+
+impl fmt::Display for A2aClientError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "A2A agent at {}: {}", self.url, self.detail)
+    }
+}
+
+impl std::error::Error for A2aClientError {}
+
+struct Shared {
+    client: A2aClient,
+    card: AgentCard,
+    catalog: Catalog,
+    config: A2aClientConfig,
+}
+
+/// An A2A agent's skills as tools, over the A2A client crate (`a2a-protocol-client`, A2A 1.0).
+///
+/// - [`connect`](Self::connect) reads the agent card and offers each skill as a tool named by
+///   the skill's id. A skill whose schemas the card publishes (the
+///   [`TOOL_SCHEMAS_EXTENSION`](crate::agent::TOOL_SCHEMAS_EXTENSION) that
+///   [`ToolAgent`](crate::agent::ToolAgent) writes) is the real tool: its input and output
+///   schemas, called with the data part `{"tool": NAME, "arguments": {…}}`, its result read from
+///   the `result` artifact. Any other skill takes one string argument, `text`, sent as a text
+///   message; its answer is the task's artifacts (or the agent's message): a lone data part as
+///   its data, text as one string.
+/// - When the card declares streaming, a call streams (`SendStreamingMessage`): `working`
+///   updates carrying `{"progress": f}` become [`ToolContext::progress`], other status texts
+///   and artifact parts [`ToolContext::text`] / [`ToolContext::emit`] chunks. Otherwise it is a
+///   blocking `SendMessage`.
+/// - A call dropped before the task ends (its timeout, its cancellation, the caller going
+///   away) sends `CancelTask` for the task (streaming calls: a blocking send has no task id
+///   until it returns).
+/// - The call's budget (its context's deadline) bounds every wait; without one the config's
+///   request timeout does.
+/// - A failed, rejected or canceled task comes back through the failure table
+///   ([`from_a2a`](crate::failure::transport::from_a2a)): the code, class and data our agents
+///   send survive (and the retry hint); a plain agent's failure is ordinary (a rejected task
+///   terminal) with code `a2a_task_failed`; a task parked at `input-required` or
+///   `auth-required` is a terminal `a2a_interrupted` failure. Nothing a peer sends makes a
+///   failure unhandled; only a tool the card does not list is.
+///
+/// ```no_run
+/// use tool_executor::agent::A2aToolExecutor;
+/// use tool_executor::ToolExecutor;
+/// use serde_json::json;
+///
+/// # async fn demo() -> Result<(), Box<dyn std::error::Error>> {
+/// let agent = A2aToolExecutor::connect("http://127.0.0.1:3000").await?;
+/// for spec in agent.specs().iter() {
+///     println!("{}: {}", spec.name, spec.input_schema);
+/// }
+/// let sum = agent.execute("add", &json!({"a": 2, "b": 40})).await?;
+/// assert_eq!(sum, json!(42));
+/// # Ok(()) }
+/// ```
+#[derive(Clone)]
+pub struct A2aToolExecutor {
+    shared: Arc<Shared>,
+}
+
+impl fmt::Debug for A2aToolExecutor {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("A2aToolExecutor")
+            .field("url", &self.shared.config.url)
+            .field("agent", &self.shared.card.name)
+            .field(
+                "tools",
+                &self
+                    .shared
+                    .catalog
+                    .specs
+                    .iter()
+                    .map(|s| &s.name)
+                    .collect::<Vec<_>>(),
+            )
+            .finish()
+    }
+}
+
+impl A2aToolExecutor {
+    /// Reads the card of the agent at `url` (within [`DEFAULT_A2A_CONNECT_TIMEOUT`]) and
+    /// offers its skills as tools.
+    ///
+    /// # Errors
+    /// When the card cannot be read, or names no interface this client speaks.
+    pub async fn connect(url: impl Into<String>) -> Result<Self, A2aClientError> {
+        Self::connect_with(A2aClientConfig::new(url)).await
+    }
+
+    /// [`connect`](Self::connect) with the config's time limits.
+    ///
+    /// # Errors
+    /// When the card cannot be read, or names no interface this client speaks.
+    pub async fn connect_with(config: A2aClientConfig) -> Result<Self, A2aClientError> {
+        let error = |detail: String| A2aClientError {
+            url: config.url.clone(),
+            detail,
+        };
+        let card = tokio::time::timeout(config.connect_timeout, resolve_agent_card(&config.url))
+            .await
+            .map_err(|_| {
+                error(format!(
+                    "no agent card within {} ms (the connect timeout)",
+                    config.connect_timeout.as_millis()
+                ))
+            })?
+            .map_err(|e| error(format!("could not read the agent card: {e}")))?;
+        let client = ClientBuilder::from_card(&card)
+            .and_then(|builder| {
+                builder
+                    .with_timeout(config.request_timeout)
+                    .with_connection_timeout(config.connect_timeout)
+                    // The call's own budget bounds the stream (`drive`).
+                    .with_stream_idle_timeout(None)
+                    .build()
+            })
+            .map_err(|e| error(format!("no usable interface on the agent card: {e}")))?;
+        let catalog = catalog(&card);
+        Ok(Self {
+            shared: Arc::new(Shared {
+                client,
+                card,
+                catalog,
+                config,
+            }),
+        })
+    }
+
+    /// The agent card read at connect time.
+    #[must_use]
+    pub fn card(&self) -> &AgentCard {
+        &self.shared.card
+    }
+
+    /// The agent's URL.
+    #[must_use]
+    pub fn url(&self) -> &str {
+        &self.shared.config.url
+    }
+
+    async fn run(&self, tool: &str, params: &Value, ctx: &ToolContext) -> Outcome {
+        let Some(input) = self.shared.catalog.routes.get(tool).cloned() else {
+            return Err(ToolFailure::unknown_tool(tool));
+        };
+        let message = message_for(tool, &input, params)?;
+        let params = MessageSendParams::new(message);
+        let mut fold = Fold::new(tool, input, ctx);
+        if self.shared.card.capabilities.streaming == Some(true) {
+            self.streamed(tool, params, &mut fold).await
+        } else {
+            self.blocking(tool, params, &mut fold).await
+        }
+    }
+
+    async fn streamed(
+        &self,
+        tool: &str,
+        params: MessageSendParams,
+        fold: &mut Fold<'_>,
+    ) -> Outcome {
+        let shared = &self.shared;
+        let mut stream = shared
+            .client
+            .stream_message(params)
+            .await
+            .map_err(|e| client_failure(tool, &shared.card.name, e))?;
+        let mut guard = CancelOnDrop {
+            shared: Arc::clone(shared),
+            task_id: None,
+        };
+        loop {
+            let Some(event) = stream.next().await else {
+                return Err(client_failure(
+                    tool,
+                    &shared.card.name,
+                    a2a_protocol_client::ClientError::Transport(
+                        "the stream ended before the task did".to_owned(),
+                    ),
+                ));
+            };
+            let event = event.map_err(|e| client_failure(tool, &shared.card.name, e))?;
+            let done = fold.event(event).await;
+            guard.task_id.clone_from(&fold.task_id);
+            if let Some(outcome) = done {
+                guard.task_id = None;
+                return outcome;
+            }
+        }
+    }
+
+    async fn blocking(
+        &self,
+        tool: &str,
+        params: MessageSendParams,
+        fold: &mut Fold<'_>,
+    ) -> Outcome {
+        let agent = &self.shared.card.name;
+        let response = self
+            .shared
+            .client
+            .send_message(params)
+            .await
+            .map_err(|e| client_failure(tool, agent, e))?;
+        let task = match response {
+            SendMessageResponse::Task(task) => task,
+            SendMessageResponse::Message(message) => return Ok(answer(&message)),
+            _ => {
+                return Err(unexpected(
+                    tool,
+                    agent,
+                    "an answer this client does not know",
+                ));
+            }
+        };
+        let state = task.status.state;
+        match fold.task(task).await {
+            Some(outcome) => outcome,
+            None => Err(unexpected(tool, agent, &format!("a task still `{state}`"))),
+        }
+    }
+}
+
+fn unexpected(tool: &str, agent: &str, what: &str) -> ToolFailure {
+    ToolFailure::ordinary(format!("A2A agent `{agent}` answered `{tool}` with {what}"))
+        .with_kind(crate::FailureKind::Internal)
+        .with_code("a2a_protocol")
+}
+
+/// The message that calls `tool`: a data part for a published skill, a text part otherwise.
+fn message_for(tool: &str, input: &Input, params: &Value) -> Result<Message, ToolFailure> {
+    let arguments = match params {
+        Value::Object(_) => params.clone(),
+        Value::Null => json!({}),
+        other => {
+            return Err(ToolFailure::invalid_arguments(format!(
+                "arguments: expected an object, got {}",
+                describe(other)
+            )));
+        }
+    };
+    let part = match input {
+        Input::Data => Part::data(json!({"tool": tool, "arguments": arguments})),
+        Input::Text => match arguments.get(TEXT_ARGUMENT) {
+            Some(Value::String(text)) => Part::text(text.clone()),
+            None => {
+                return Err(ToolFailure::invalid_arguments(format!(
+                    "{TEXT_ARGUMENT}: missing required argument"
+                )));
+            }
+            Some(other) => {
+                return Err(ToolFailure::invalid_arguments(format!(
+                    "{TEXT_ARGUMENT}: expected a string, got {}",
+                    describe(other)
+                )));
+            }
+        },
+    };
+    Ok(Message::user(uuid::Uuid::new_v4().to_string(), vec![part]))
+}
+
+/// Sends `CancelTask` for a task whose caller stopped waiting.
+struct CancelOnDrop {
+    shared: Arc<Shared>,
+    task_id: Option<String>,
+}
+
+impl Drop for CancelOnDrop {
+    fn drop(&mut self) {
+        let Some(task_id) = self.task_id.take() else {
+            return;
+        };
+        let Ok(runtime) = tokio::runtime::Handle::try_current() else {
+            return;
+        };
+        let shared = Arc::clone(&self.shared);
+        runtime.spawn(async move {
+            let limit = shared.config.cancel_timeout;
+            // A task that ended meanwhile is not cancelable; nothing is left to do either way.
+            let _ = tokio::time::timeout(limit, shared.client.cancel_task(task_id)).await;
+        });
+    }
+}
+
+impl ContextExecutor for A2aToolExecutor {
+    fn call<'a>(
+        &'a self,
+        tool: &'a str,
+        params: &'a Value,
+        ctx: ToolContext,
+    ) -> BoxFuture<'a, Outcome> {
+        Box::pin(async move {
+            let backstop = Some(self.shared.config.request_timeout);
+            drive(tool, &ctx, backstop, Box::pin(self.run(tool, params, &ctx))).await
+        })
+    }
+
+    fn stream<'a>(
+        &'a self,
+        tool: &'a str,
+        params: &'a Value,
+        action_id: &'a str,
+    ) -> BoxFuture<'a, Result<mpsc::Receiver<ToolStreamChunk>, String>> {
+        Box::pin(std::future::ready(crate::spawn_stream(
+            self.clone(),
+            tool,
+            params,
+            action_id,
+        )))
+    }
+
+    fn list_specs(&self) -> SpecList {
+        Arc::clone(&self.shared.catalog.specs)
+    }
+}
