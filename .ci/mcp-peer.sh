@@ -130,6 +130,9 @@ stop_http_server
 echo "mcp-peer: McpToolExecutor against examples/mcp_server on stdio"
 EXECUTOR_MCP_DEMO_BIN="$server_bin" cargo test --quiet -p tool-executor --all-features --test mcp_stdio_demo -- --ignored
 
+echo "mcp-peer: McpToolExecutor negotiates 2026-07-28 with examples/mcp_server (stdio, HTTP, --stateless)"
+EXECUTOR_MCP_DEMO_BIN="$server_bin" cargo test --quiet -p tool-executor --all-features --test mcp_client_protocol -- --ignored
+
 echo "mcp-peer: McpToolExecutor against the Python SDK server"
 EXECUTOR_MCP_PYTHON="$python" cargo test --quiet -p tool-executor --all-features --test mcp_python_fixture -- --ignored
 

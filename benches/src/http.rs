@@ -51,30 +51,40 @@ pub async fn serve_ours(stop: CancellationToken) -> String {
 pub async fn serve_rmcp(stop: CancellationToken) -> String {
     let listener = loopback().await;
     let url = url(listener.local_addr().expect("a bound address"));
-    let config = StreamableHttpServerConfig::default().with_cancellation_token(stop.child_token());
+    tokio::spawn(serve_rmcp_on(listener, false, stop));
+    url
+}
+
+/// Serves rmcp's `#[tool_handler]` server on `listener` until `stop` fires, with
+/// `TCP_NODELAY` on every accepted socket: stateful (rmcp's local session manager) or, with
+/// `stateless`, in rmcp's stateless mode with JSON answers, as our `with_stateless_http` sets it.
+pub async fn serve_rmcp_on(listener: TcpListener, stateless: bool, stop: CancellationToken) {
+    let mut config =
+        StreamableHttpServerConfig::default().with_cancellation_token(stop.child_token());
+    if stateless {
+        config = config
+            .with_legacy_session_mode(false)
+            .with_json_response(true);
+    }
     let service = StreamableHttpService::new(
         || Ok(peer::Server::default()),
         Arc::new(LocalSessionManager::default()),
         config,
     );
-    tokio::spawn(async move {
-        loop {
-            let accepted = tokio::select! {
-                accepted = listener.accept() => accepted,
-                () = stop.cancelled() => return,
-            };
-            let Ok((stream, _)) = accepted else { continue };
-            stream
-                .set_nodelay(true)
-                .expect("TCP_NODELAY on a loopback socket");
-            let service = TowerToHyperService::new(service.clone());
-            tokio::spawn(
-                hyper::server::conn::http1::Builder::new()
-                    .serve_connection(TokioIo::new(stream), service),
-            );
-        }
-    });
-    url
+    loop {
+        let accepted = tokio::select! {
+            accepted = listener.accept() => accepted,
+            () = stop.cancelled() => return,
+        };
+        let Ok((stream, _)) = accepted else { continue };
+        // Fails only on a socket that is already dead, which the connection will report.
+        let _ = stream.set_nodelay(true);
+        let service = TowerToHyperService::new(service.clone());
+        tokio::spawn(
+            hyper::server::conn::http1::Builder::new()
+                .serve_connection(TokioIo::new(stream), service),
+        );
+    }
 }
 
 fn url(addr: SocketAddr) -> String {

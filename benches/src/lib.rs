@@ -422,3 +422,4 @@ pub mod provider {
 }
 
 pub mod http;
+pub mod load;

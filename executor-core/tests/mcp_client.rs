@@ -11,7 +11,7 @@ use mcp_tools::{dropped, tools};
 use serde_json::json;
 use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
-use tool_executor::mcp::{McpServerConfig, McpToolExecutor};
+use tool_executor::mcp::{McpProtocol, McpServerConfig, McpToolExecutor};
 use tool_executor::{FailureKind, ToolContext, ToolExecutor, ToolStreamChunk};
 
 const WAIT: Duration = Duration::from_secs(10);
@@ -53,7 +53,9 @@ async fn wait_until_dropped(key: &str) {
         }
     })
     .await
-    .unwrap_or_else(|_| panic!("the server never dropped `{key}`: no notifications/cancelled"));
+    .unwrap_or_else(|_| {
+        panic!("the server never dropped `{key}`: the cancellation did not reach it")
+    });
 }
 
 #[tokio::test]
@@ -162,8 +164,22 @@ async fn calls_return_values_and_failures_keep_their_meaning() {
 }
 
 #[tokio::test]
-async fn tools_see_the_http_session() {
+async fn the_default_negotiates_2026_07_28_and_has_no_session() {
     let (executor, _server) = connect(false).await;
+    assert_eq!(executor.protocol_version(), "2026-07-28");
+    // 2026-07-28 is session-free: every request carries its own `_meta`.
+    assert_eq!(
+        executor.execute("session", &json!({})).await,
+        Ok(json!("none"))
+    );
+}
+
+#[tokio::test]
+async fn the_initialize_handshake_keeps_the_http_session() {
+    let (url, _server) = serve().await;
+    let config = McpServerConfig::http("demo", url).protocol(McpProtocol::Initialize);
+    let executor = McpToolExecutor::connect(config).await.unwrap();
+    assert_eq!(executor.protocol_version(), "2025-11-25");
     let first = executor.execute("session", &json!({})).await.unwrap();
     let first = first.as_str().unwrap();
     assert!(
@@ -214,23 +230,39 @@ async fn the_budget_bounds_the_wait_and_cancels_the_remote_call() {
     );
 }
 
-#[tokio::test]
-async fn a_dropped_call_sends_notifications_cancelled() {
-    let (executor, _server) = connect(false).await;
-    let params = json!({"key": "client-drop"});
+/// A call dropped, or cancelled through its context, stops the tool on the server.
+async fn assert_dropped_calls_stop_the_tool(executor: &McpToolExecutor, tag: &str) {
+    let drop_key = format!("{tag}-drop");
+    let params = json!({"key": drop_key});
     let call = executor.execute("wait", &params);
     let _ = tokio::time::timeout(Duration::from_millis(300), call).await;
-    wait_until_dropped("client-drop").await;
+    wait_until_dropped(&drop_key).await;
 
     let token = CancellationToken::new();
     let ctx = ToolContext::new().with_cancellation(token.clone());
-    let params = json!({"key": "client-cancel"});
+    let cancel_key = format!("{tag}-cancel");
+    let params = json!({"key": cancel_key});
     let (out, ()) = tokio::join!(executor.execute_with_context("wait", &params, ctx), async {
         tokio::time::sleep(Duration::from_millis(200)).await;
         token.cancel();
     });
     assert_eq!(out.unwrap_err().kind(), FailureKind::Cancelled);
-    wait_until_dropped("client-cancel").await;
+    wait_until_dropped(&cancel_key).await;
+}
+
+#[tokio::test]
+async fn a_dropped_call_closes_its_stream_on_2026_07_28() {
+    let (executor, _server) = connect(false).await;
+    assert_eq!(executor.protocol_version(), "2026-07-28");
+    assert_dropped_calls_stop_the_tool(&executor, "modern").await;
+}
+
+#[tokio::test]
+async fn a_dropped_call_sends_notifications_cancelled_on_2025_11_25() {
+    let (url, _server) = serve().await;
+    let config = McpServerConfig::http("demo", url).protocol(McpProtocol::Initialize);
+    let executor = McpToolExecutor::connect(config).await.unwrap();
+    assert_dropped_calls_stop_the_tool(&executor, "legacy").await;
 }
 
 #[tokio::test]

@@ -70,6 +70,7 @@ async fn eventually(what: &str, mut check: impl FnMut() -> bool) {
 #[ignore = "needs EXECUTOR_MCP_PYTHON (a Python with `mcp`); run by .ci/mcp-peer.sh"]
 async fn lists_and_calls_the_python_servers_tools() {
     let (executor, _) = stdio("list", false).await;
+    assert_eq!(executor.protocol_version(), "2026-07-28");
     let specs = executor.specs();
     let names: Vec<&str> = specs.iter().map(|s| s.name.as_str()).collect();
     assert_eq!(names, ["add", "forecast", "fail", "sleep", "pid", "die"]);
@@ -230,6 +231,7 @@ async fn streamable_http() {
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
     let executor = connected.expect("the Python HTTP server came up");
+    assert_eq!(executor.protocol_version(), "2026-07-28");
     assert_eq!(executor.specs().len(), 6);
     assert_eq!(
         executor.execute("add", &json!({"a": 20, "b": 22})).await,

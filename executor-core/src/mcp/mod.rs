@@ -17,7 +17,9 @@ mod server;
 mod sessions;
 mod stdio;
 
-pub use client::{DEFAULT_HANDSHAKE_TIMEOUT, McpClientError, McpServerConfig, McpToolExecutor};
+pub use client::{
+    DEFAULT_HANDSHAKE_TIMEOUT, McpClientError, McpProtocol, McpServerConfig, McpToolExecutor,
+};
 pub use server::{DEFAULT_MAX_REQUEST_BYTES, McpServer};
 #[cfg(feature = "mcp-http")]
 #[cfg_attr(docsrs, doc(cfg(feature = "mcp-http")))]

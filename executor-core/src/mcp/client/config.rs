@@ -5,10 +5,13 @@ use std::fmt;
 use std::path::PathBuf;
 use std::time::Duration;
 
+use super::McpProtocol;
+
 /// The wait bound when a call carries no budget (the seed system's MCP backstop).
 pub(super) const DEFAULT_REQUEST_TIMEOUT: Duration = Duration::from_secs(600);
 
-/// How long starting a server, `initialize` and `tools/list` may take together, by default.
+/// How long starting a server, the handshake (`server/discover` or `initialize`) and
+/// `tools/list` may take together, by default.
 pub const DEFAULT_HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// Where an MCP server runs.
@@ -51,6 +54,7 @@ pub struct McpServerConfig {
     pub(super) prefixed: bool,
     pub(super) request_timeout: Duration,
     pub(super) handshake_timeout: Duration,
+    pub(super) protocol: McpProtocol,
 }
 
 impl McpServerConfig {
@@ -95,6 +99,7 @@ impl McpServerConfig {
             prefixed: false,
             request_timeout: DEFAULT_REQUEST_TIMEOUT,
             handshake_timeout: DEFAULT_HANDSHAKE_TIMEOUT,
+            protocol: McpProtocol::Auto,
         }
     }
 
@@ -159,7 +164,15 @@ impl McpServerConfig {
         self
     }
 
-    /// Bounds starting the server, the `initialize` handshake and the first `tools/list`
+    /// Which protocol lifecycle to use (default [`McpProtocol::Auto`]: 2026-07-28 when the
+    /// server offers it, else the 2025-11-25 `initialize` handshake).
+    #[must_use]
+    pub const fn protocol(mut self, protocol: McpProtocol) -> Self {
+        self.protocol = protocol;
+        self
+    }
+
+    /// Bounds starting the server, the handshake and the first `tools/list`
     /// together (default [`DEFAULT_HANDSHAKE_TIMEOUT`], 30 s), both in
     /// [`McpToolExecutor::connect`](super::McpToolExecutor::connect) and when a call restarts
     /// a server that died. A stdio server that misses it is killed with its process group.

@@ -3,6 +3,7 @@
 mod config;
 #[cfg(feature = "mcp-http")]
 mod http;
+mod lifecycle;
 mod outcome;
 mod transport;
 
@@ -14,18 +15,16 @@ use rmcp::ClientHandler;
 use rmcp::model::{
     CallToolRequest, CallToolRequestParams, CallToolResult, CancelledNotificationParam,
     ClientCapabilities, ClientConfig, ClientRequest, Implementation, ProgressNotificationParam,
-    ProgressToken, ServerResult, Tool,
+    ProgressToken, ProtocolVersion, ServerResult, Tool,
 };
-use rmcp::service::{
-    Peer, PeerRequestOptions, RoleClient, RunningService, ServiceError, ServiceExt,
-};
+use rmcp::service::{Peer, PeerRequestOptions, RoleClient, ServiceError};
 use serde_json::Value;
 use tokio::sync::mpsc;
 
-use config::Endpoint;
 pub use config::{DEFAULT_HANDSHAKE_TIMEOUT, McpClientError, McpServerConfig};
+use lifecycle::Connection;
+pub use lifecycle::McpProtocol;
 use outcome::{from_result, from_service_error, spec_of};
-use transport::{Intercept, KillGroup, spawn_stdio};
 
 use crate::tool::SpecList;
 use crate::tool::call::drive;
@@ -56,10 +55,12 @@ struct Routes {
 
 impl ClientHandler for Relay {
     fn get_info(&self) -> ClientConfig {
+        // The version `initialize` asks for; 2026-07-28 is negotiated by `server/discover`.
         ClientConfig::new(
             ClientCapabilities::default(),
             Implementation::new("tool-executor", env!("CARGO_PKG_VERSION")),
         )
+        .with_protocol_version(ProtocolVersion::LATEST_WITH_INITIALIZE)
     }
 }
 
@@ -116,14 +117,8 @@ struct Route {
 struct Catalog {
     specs: SpecList,
     routes: HashMap<String, Route>,
-}
-
-/// A live session with the server and, for a stdio server, its process group.
-struct Connection {
-    service: RunningService<RoleClient, Relay>,
-    /// Kills the group when the connection is dropped (the executor is dropped, or the
-    /// server is restarted).
-    _group: Option<KillGroup>,
+    /// The protocol version of the connection the tools were listed on.
+    protocol_version: String,
 }
 
 struct Shared {
@@ -168,7 +163,9 @@ impl fmt::Debug for McpToolExecutor {
 }
 
 impl McpToolExecutor {
-    /// Starts or connects to the server, runs the `initialize` handshake and lists its tools.
+    /// Starts or connects to the server, runs the config's [`McpProtocol`] lifecycle (by
+    /// default 2026-07-28 through `server/discover` when the server offers it, else the
+    /// 2025-11-25 `initialize` handshake) and lists its tools.
     ///
     /// # Errors
     /// When the command cannot start, the handshake fails or `tools/list` fails.
@@ -180,6 +177,7 @@ impl McpToolExecutor {
             catalog: RwLock::new(Arc::new(Catalog {
                 specs: Arc::from(Vec::new()),
                 routes: HashMap::new(),
+                protocol_version: String::new(),
             })),
         });
         let executor = Self {
@@ -210,6 +208,19 @@ impl McpToolExecutor {
             .contains_key(tool)
     }
 
+    /// The MCP protocol version negotiated with the server, such as `"2026-07-28"` (after
+    /// `server/discover`) or `"2025-11-25"` (after `initialize`); the latest connection's,
+    /// when a server that died was connected again.
+    #[must_use]
+    pub fn protocol_version(&self) -> String {
+        self.shared
+            .catalog
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+            .protocol_version
+            .clone()
+    }
+
     /// The server's name.
     #[must_use]
     pub fn server(&self) -> &str {
@@ -236,12 +247,12 @@ impl McpToolExecutor {
             .await
             .map_err(|_| {
                 self.error(format_args!(
-                    "no answer to `initialize` and `tools/list` within {} ms (the handshake timeout)",
+                    "no answer to the handshake and `tools/list` within {} ms (the handshake timeout)",
                     limit.as_millis()
                 ))
             })??;
         let peer = connection.service.peer().clone();
-        let catalog = self.catalog_of(tools);
+        let catalog = self.catalog_of(tools, connection.protocol_version());
         *self
             .shared
             .catalog
@@ -251,43 +262,17 @@ impl McpToolExecutor {
         Ok(peer)
     }
 
-    /// Starts or reaches the server, runs `initialize` and lists its tools.
+    /// Starts or reaches the server, runs the lifecycle and lists its tools.
     async fn handshake(&self) -> Result<(Connection, Vec<Tool>), McpClientError> {
-        let relay = self.shared.relay.clone();
-        let (service, group) = match &self.shared.config.endpoint {
-            Endpoint::Stdio(command) => {
-                let (pipes, group) = spawn_stdio(command).map_err(|e| {
-                    self.error(format_args!(
-                        "could not start {}: {e}",
-                        command.program.to_string_lossy()
-                    ))
-                })?;
-                // A handshake that fails or is cut short drops `group`: the server is killed.
-                let transport = Intercept {
-                    inner: pipes,
-                    relay: relay.clone(),
-                };
-                (relay.serve(transport).await, Some(group))
-            }
-            #[cfg(feature = "mcp-http")]
-            Endpoint::Http { url } => {
-                let transport = http::transport(url).map_err(|e| self.error(e))?;
-                let transport = Intercept {
-                    inner: transport,
-                    relay: relay.clone(),
-                };
-                (relay.serve(transport).await, None)
-            }
-        };
-        let connection = Connection {
-            service: service.map_err(|e| self.error(e))?,
-            _group: group,
-        };
+        let config = &self.shared.config;
+        let connection = lifecycle::open(&config.endpoint, &self.shared.relay, config.protocol)
+            .await
+            .map_err(|e| self.error(e))?;
         let tools = connection.service.peer().list_all_tools().await;
         Ok((connection, tools.map_err(|e| self.error(e))?))
     }
 
-    fn catalog_of(&self, tools: Vec<Tool>) -> Catalog {
+    fn catalog_of(&self, tools: Vec<Tool>, protocol_version: String) -> Catalog {
         let prefix = format!("mcp_{}_", self.shared.config.name);
         let mut specs = Vec::with_capacity(tools.len());
         let mut routes = HashMap::with_capacity(tools.len() * 2);
@@ -313,6 +298,7 @@ impl McpToolExecutor {
         Catalog {
             specs: specs.into(),
             routes,
+            protocol_version,
         }
     }
 

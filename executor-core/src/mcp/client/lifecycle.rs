@@ -1,0 +1,148 @@
+//! Opening a connection: which protocol lifecycle the client asks for, and the fallback from
+//! 2026-07-28 (`server/discover`, per-request `_meta`, no session) to the 2025-11-25
+//! `initialize` handshake.
+
+use rmcp::model::ProtocolVersion;
+use rmcp::service::{
+    ClientInitializeError, ClientLifecycleMode, ClientServiceExt, RoleClient, RunningService,
+};
+use rmcp::transport::Transport;
+
+use super::Relay;
+use super::config::Endpoint;
+#[cfg(feature = "mcp-http")]
+use super::http;
+use super::transport::{Intercept, KillGroup, spawn_stdio};
+
+/// Which MCP lifecycle [`McpToolExecutor`](super::McpToolExecutor) uses with a server.
+///
+/// ```
+/// use tool_executor::mcp::{McpProtocol, McpServerConfig};
+///
+/// let config = McpServerConfig::stdio("old", "old-server").protocol(McpProtocol::Initialize);
+/// assert_eq!(config.name(), "old");
+/// ```
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum McpProtocol {
+    /// 2026-07-28 when the server offers it, else 2025-11-25 (the default). The client asks
+    /// `server/discover` first (rmcp's `ClientLifecycleMode::Auto`); a server that does not
+    /// know the method, or does not answer it within 10 s, gets the `initialize` handshake
+    /// on the same connection. A server that knows `server/discover` but supports no version
+    /// from 2026-07-28 on is connected again with `initialize` (a stdio server is restarted
+    /// for that). The 10 s wait counts against the config's handshake timeout: set under
+    /// 10 s, a server that ignores `server/discover` is given up before the fallback.
+    #[default]
+    Auto,
+    /// Only the `initialize` handshake (2025-11-25 or what the server picks below it): a
+    /// session, server→client requests, `notifications/cancelled` by id.
+    Initialize,
+    /// Only 2026-07-28 through `server/discover`; a server without it fails to connect.
+    Discover,
+}
+
+/// The newest version with `server/discover` this client speaks.
+const MODERN: ProtocolVersion = ProtocolVersion::V_2026_07_28;
+
+impl McpProtocol {
+    fn mode(self) -> ClientLifecycleMode {
+        match self {
+            Self::Auto => ClientLifecycleMode::Auto {
+                preferred_versions: vec![MODERN],
+                legacy_version: Some(ProtocolVersion::LATEST_WITH_INITIALIZE),
+            },
+            Self::Initialize => ClientLifecycleMode::Initialize,
+            Self::Discover => ClientLifecycleMode::Discover {
+                preferred_versions: vec![MODERN],
+            },
+        }
+    }
+}
+
+/// A live connection with the server and, for a stdio server, its process group.
+pub(super) struct Connection {
+    pub(super) service: RunningService<RoleClient, Relay>,
+    /// Kills the group when the connection is dropped (the executor is dropped, or the
+    /// server is restarted).
+    pub(super) _group: Option<KillGroup>,
+}
+
+impl Connection {
+    /// The protocol version the handshake settled on.
+    pub(super) fn protocol_version(&self) -> String {
+        self.service
+            .peer()
+            .peer_info()
+            .map_or_else(String::new, |info| info.protocol_version.to_string())
+    }
+}
+
+/// Starts or reaches the server and runs `protocol`'s lifecycle, falling back to
+/// `initialize` as [`McpProtocol::Auto`] describes. The error is the message for
+/// [`McpClientError`](super::McpClientError).
+pub(super) async fn open(
+    endpoint: &Endpoint,
+    relay: &Relay,
+    protocol: McpProtocol,
+) -> Result<Connection, String> {
+    match open_with(endpoint, relay, protocol.mode()).await? {
+        Err(ClientInitializeError::NoCompatibleProtocolVersion {
+            server_supported, ..
+        }) if protocol == McpProtocol::Auto => {
+            let legacy = open_with(endpoint, relay, ClientLifecycleMode::Initialize).await?;
+            legacy.map_err(|e| {
+                format!(
+                    "the server lists {server_supported:?} in `server/discover`, and `initialize` failed: {e}"
+                )
+            })
+        }
+        other => other.map_err(|e| e.to_string()),
+    }
+}
+
+/// One attempt: the outer error is a server that could not be started or reached, the inner
+/// one the lifecycle's.
+async fn open_with(
+    endpoint: &Endpoint,
+    relay: &Relay,
+    mode: ClientLifecycleMode,
+) -> Result<Result<Connection, ClientInitializeError>, String> {
+    Ok(match endpoint {
+        Endpoint::Stdio(command) => {
+            let (pipes, group) = spawn_stdio(command).map_err(|e| {
+                format!("could not start {}: {e}", command.program.to_string_lossy())
+            })?;
+            // A handshake that fails or is cut short drops `group`: the server is killed.
+            start(relay, pipes, mode).await.map(|service| Connection {
+                service,
+                _group: Some(group),
+            })
+        }
+        #[cfg(feature = "mcp-http")]
+        Endpoint::Http { url } => {
+            let transport = http::transport(url).map_err(|e| e.to_string())?;
+            start(relay, transport, mode)
+                .await
+                .map(|service| Connection {
+                    service,
+                    _group: None,
+                })
+        }
+    })
+}
+
+/// Runs `mode`'s lifecycle on `inner`, with progress routed as it is read.
+async fn start<T>(
+    relay: &Relay,
+    inner: T,
+    mode: ClientLifecycleMode,
+) -> Result<RunningService<RoleClient, Relay>, ClientInitializeError>
+where
+    T: Transport<RoleClient> + 'static,
+{
+    let transport = Intercept {
+        inner,
+        relay: relay.clone(),
+    };
+    relay.clone().serve_with_lifecycle(transport, mode).await
+}
