@@ -222,7 +222,7 @@ async fn a_server_that_never_answers_initialize_is_given_up_and_killed() {
     let error = outcome.unwrap_err().to_string();
     assert_eq!(
         error,
-        "MCP server `demo`: no answer to `initialize` and `tools/list` within 300 ms (the \
+        "MCP server `demo`: no answer to the handshake and `tools/list` within 300 ms (the \
          handshake timeout)"
     );
     assert!(
