@@ -82,7 +82,8 @@ fn print_losses(defs: &Definitions) {
 async fn answer(tools: &ToolSet, defs: &Definitions) -> Result<(), Box<dyn std::error::Error>> {
     let response: serde_json::Value = serde_json::from_str(fixture(defs.provider()))?;
     let answer = defs.answer(tools, &response).await?;
-    println!("{}", serde_json::to_string_pretty(&answer.messages())?);
+    let messages: Vec<_> = answer.into_messages().collect();
+    println!("{}", serde_json::to_string_pretty(&messages)?);
     Ok(())
 }
 

@@ -187,8 +187,9 @@ fn main() {
 }
 
 /// Provider definitions (cached and first computed) against listing specs, and answering an
-/// OpenAI Chat tool call against a direct call plus the same JSON work done by hand (parse the
-/// arguments string, serialize the output, build the `role: tool` message).
+/// OpenAI Chat tool call against a direct call plus the same JSON work done by hand (read the
+/// call out of the completion, parse the arguments string, serialize the output, build the
+/// `role: tool` message).
 fn provider(rounds: usize, set: &tool_executor::ToolSet) {
     use tool_executor::provider::{Definitions, Provider};
 
@@ -220,24 +221,27 @@ fn provider(rounds: usize, set: &tool_executor::ToolSet) {
             .ok();
         },
     );
-    let arguments = benches::provider::arguments_text();
     let response = benches::provider::completion();
     let direct = || {
-        black_box(benches::provider::direct(black_box(set), &arguments));
-    };
-    let adapted = || {
-        black_box(benches::provider::answered(
-            &defs,
+        black_box(benches::provider::direct(
             black_box(set),
-            &response,
+            black_box(&response),
         ));
     };
-    let expected = benches::provider::answered(&defs, set, &response);
+    let adapted = || {
+        benches::provider::answered(&defs, black_box(set), &response, |m| {
+            black_box(m);
+        });
+    };
+    let expected = benches::provider::messages(&defs, set, &response);
     assert_eq!(
         expected[0]["content"],
         r#"{"flagged":true,"tool":10,"total":84}"#
     );
-    assert_eq!(expected, vec![benches::provider::direct(set, &arguments)]);
+    assert_eq!(
+        expected,
+        vec![benches::provider::direct(set, &response).expect("answered")]
+    );
     compare(
         "adapter: answer openai call / direct + JSON",
         rounds,

@@ -1,7 +1,8 @@
 //! The provider tool-call adapter (issue 11): answering an OpenAI Chat completion's tool call
-//! with `Definitions::answer` and its messages, against the same call done by hand (parse the
-//! arguments string, `execute_with_context` with the call id, serialize the output, build the
-//! `role: tool` message); and cached definitions against `specs()`.
+//! with `Definitions::answer` and its messages, against the same call done by hand (read the
+//! call's id, name and arguments string out of the completion, parse the arguments,
+//! `execute_with_context` with the call id, serialize the output, build the `role: tool`
+//! message); and cached definitions against `specs()`.
 //!
 //! Run: `cargo bench -p benches --bench provider` (see BENCHMARKS.md for the exact settings).
 //! Times are the benchmark thread's CPU time (see `common`).
@@ -19,19 +20,22 @@ mod common;
 fn answer(c: &mut Criterion<ThreadCpuTime>) {
     let set = ours::toolset();
     let defs = provider::definitions(&set);
-    let arguments = provider::arguments_text();
     let completion = provider::completion();
     assert_eq!(
-        provider::answered(&defs, &set, &completion),
-        vec![provider::direct(&set, &arguments)]
+        provider::messages(&defs, &set, &completion),
+        vec![provider::direct(&set, &completion).expect("answered")]
     );
 
     let mut group = c.benchmark_group("provider_answer");
     group.bench_function("direct_call_and_json", |b| {
-        b.iter(|| provider::direct(black_box(&set), black_box(&arguments)));
+        b.iter(|| provider::direct(black_box(&set), black_box(&completion)));
     });
     group.bench_function("answer_openai_chat", |b| {
-        b.iter(|| provider::answered(&defs, black_box(&set), black_box(&completion)));
+        b.iter(|| {
+            provider::answered(&defs, black_box(&set), black_box(&completion), |m| {
+                black_box(m);
+            })
+        });
     });
     group.finish();
 }

@@ -8,9 +8,11 @@
 //! Styles: `ours` (through the `ToolSet`), `ours_execute` (the seed's plain `execute`), `ours_borrowed`, `ours_tool` (`Tool::call` directly),
 //! `ours_ctx` (`ToolSet::execute_with_context` with a new context), `runtime` (`Runtime::call`
 //! over the same set, default policy), `answer` (an OpenAI Chat completion with one tool call
-//! answered by `Definitions::answer` and turned into messages), `answer_direct` (the same call
-//! by hand: parse the arguments string, `execute_with_context` with the call id, serialize the
-//! output, build the `role: tool` message), `hand`, `none` (set-up only, to subtract); and MCP
+//! answered by `Definitions::answer`, its messages moved out with `into_messages`),
+//! `answer_direct` (the same call by hand: read the call's id, name and arguments out of the
+//! completion, parse the arguments string, `execute_with_context` with the call id, serialize
+//! the output, build the `role: tool` message), `answer_direct_known` (the same without
+//! reading the call: its id, name and arguments string given), `hand`, `none` (set-up only, to subtract); and MCP
 //! round trips over an in-memory pipe on a
 //! current-thread runtime, client and server together: `mcp_ours`, `mcp_rmcp`, `mcp_none`
 //! (connect only, to subtract).
@@ -64,10 +66,8 @@ fn main() {
     let defs = set
         .definitions(tool_executor::provider::Provider::OpenAiChat)
         .expect("distinct names");
-    let arguments_text = params.to_string();
-    let completion = serde_json::json!({"choices": [{"message": {"role": "assistant", "tool_calls": [
-        {"id": "call_1", "type": "function", "function": {"name": CALLED, "arguments": arguments_text}}
-    ]}}]});
+    let completion = benches::provider::completion();
+    let arguments_text = benches::provider::arguments_text();
     let mut ok = 0usize;
     for _ in 0..n {
         let done = match style.as_str() {
@@ -106,25 +106,30 @@ fn main() {
             ))
             .is_ok(),
             "runtime" => ready(runtime.call(black_box(CALLED), black_box(&params))).is_ok(),
-            "answer" => ready(defs.answer(black_box(&set), black_box(&completion)))
-                .map(|answer| black_box(answer.messages()))
-                .is_ok(),
-            "answer_direct" => {
-                let parsed: serde_json::Value =
-                    serde_json::from_str(black_box(&arguments_text)).expect("JSON");
-                let ctx = tool_executor::ToolContext::new().with_action_id("call_1");
-                ready(set.execute_with_context(black_box(CALLED), &parsed, ctx))
-                    .map(|out| {
-                        black_box(serde_json::json!({"role": "tool", "tool_call_id": "call_1",
-                            "content": out.output.to_string()}))
-                    })
-                    .is_ok()
+            "answer" => {
+                let each = |m| {
+                    black_box(m);
+                };
+                benches::provider::answered(&defs, black_box(&set), black_box(&completion), each)
+                    == 1
             }
+            "answer_direct" => black_box(benches::provider::direct(
+                black_box(&set),
+                black_box(&completion),
+            ))
+            .is_some(),
+            "answer_direct_known" => black_box(benches::provider::direct_known(
+                black_box(&set),
+                black_box(benches::provider::CALL_ID),
+                black_box(CALLED),
+                black_box(&arguments_text),
+            ))
+            .is_some(),
             "hand" => ready(hand::call(black_box(CALLED), black_box(&params))).is_ok(),
             "none" => true,
             other => {
                 panic!(
-                    "unknown style `{other}`: ours, ours_execute, ours_borrowed, ours_tool, ours_ctx, runtime, answer, answer_direct, hand, none or mcp_*"
+                    "unknown style `{other}`: ours, ours_execute, ours_borrowed, ours_tool, ours_ctx, runtime, answer, answer_direct, answer_direct_known, hand, none or mcp_*"
                 )
             }
         };

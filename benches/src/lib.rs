@@ -396,28 +396,64 @@ pub mod provider {
             .expect("distinct names")
     }
 
-    /// The call by hand: parse the arguments string, `execute_with_context` with the call id,
-    /// serialize the output and build the `role: tool` message.
+    /// The call by hand, as a careful hand-written caller answers the completion: read the
+    /// first tool call's id, name and arguments string out of it with `get`/`as_str`, then
+    /// [`direct_known`]. `None` when a part is missing, the arguments do not parse or the call
+    /// fails (the bench's call does none of these).
     ///
-    /// # Panics
-    /// If the arguments do not parse or the call fails.
+    /// Inlined into the caller like the adapter's generic [`answered`], so neither side of the
+    /// comparison pays a call the other does not.
+    #[inline]
     #[must_use]
-    pub fn direct(set: &ToolSet, arguments_text: &str) -> Value {
-        let parsed: Value = serde_json::from_str(black_box(arguments_text)).expect("JSON");
-        let ctx = ToolContext::new().with_action_id(CALL_ID);
-        let out = ready(set.execute_with_context(black_box(CALLED), &parsed, ctx)).expect("ok");
-        json!({"role": "tool", "tool_call_id": CALL_ID, "content": out.output.to_string()})
+    pub fn direct(set: &ToolSet, completion: &Value) -> Option<Value> {
+        let message = completion.get("choices")?.get(0)?.get("message")?;
+        let call = message.get("tool_calls")?.get(0)?;
+        let id = call.get("id")?.as_str()?;
+        let function = call.get("function")?;
+        let name = function.get("name")?.as_str()?;
+        let arguments = function.get("arguments")?.as_str()?;
+        direct_known(set, id, name, arguments)
     }
 
-    /// The adapter: `defs.answer(set, completion)` and its messages.
+    /// The call by hand when its id, name and arguments string are already known (the
+    /// baseline before it read them out of the completion): parse the arguments,
+    /// `execute_with_context` with the call id, serialize the output and build the
+    /// `role: tool` message.
+    #[inline]
+    #[must_use]
+    pub fn direct_known(set: &ToolSet, id: &str, name: &str, arguments: &str) -> Option<Value> {
+        let parsed: Value = serde_json::from_str(arguments).ok()?;
+        let ctx = ToolContext::new().with_action_id(id);
+        let out = ready(set.execute_with_context(name, &parsed, ctx)).ok()?;
+        Some(json!({"role": "tool", "tool_call_id": id, "content": out.output.to_string()}))
+    }
+
+    /// The adapter: `defs.answer(set, completion)`, its messages moved out one by one into
+    /// `each` (as a caller extends its conversation with them); how many there were.
     ///
     /// # Panics
     /// If the completion cannot be read.
+    pub fn answered(
+        defs: &Definitions,
+        set: &ToolSet,
+        completion: &Value,
+        mut each: impl FnMut(Value),
+    ) -> usize {
+        let answer = ready(defs.answer(set, black_box(completion))).expect("calls");
+        let mut count = 0;
+        for message in answer.into_messages() {
+            each(message);
+            count += 1;
+        }
+        count
+    }
+
+    /// [`answered`]'s messages, collected (for the benches' checks).
     #[must_use]
-    pub fn answered(defs: &Definitions, set: &ToolSet, completion: &Value) -> Vec<Value> {
-        ready(defs.answer(set, black_box(completion)))
-            .expect("calls")
-            .messages()
+    pub fn messages(defs: &Definitions, set: &ToolSet, completion: &Value) -> Vec<Value> {
+        let mut messages = Vec::new();
+        answered(defs, set, completion, |m| messages.push(m));
+        messages
     }
 }
 

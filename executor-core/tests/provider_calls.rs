@@ -5,6 +5,7 @@
 // The tools under test take owned parameters, as the model's arguments are decoded.
 #![allow(clippy::needless_pass_by_value)]
 
+use std::borrow::Cow;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -222,6 +223,84 @@ async fn responses_without_calls_answer_nothing_and_shapeless_ones_are_errors() 
     }
 }
 
+/// Two calls of `add` (the second with arguments it rejects) in each provider's response.
+fn two_adds(provider: Provider) -> serde_json::Value {
+    match provider {
+        Provider::OpenAiChat => chat(&[("c1", "add", r#"{"a":1,"b":2}"#), ("c2", "add", "{}")]),
+        Provider::OpenAiResponses => json!({"output": [
+            {"type": "function_call", "call_id": "c1", "name": "add", "arguments": "{\"a\":1,\"b\":2}"},
+            {"type": "function_call", "call_id": "c2", "name": "add", "arguments": "{}"}
+        ]}),
+        Provider::Anthropic => json!({"role": "assistant", "content": [
+            {"type": "text", "text": "Adding."},
+            {"type": "tool_use", "id": "c1", "name": "add", "input": {"a": 1, "b": 2}},
+            {"type": "tool_use", "id": "c2", "name": "add", "input": {}}
+        ]}),
+        _ => json!({"parts": [
+            {"functionCall": {"id": "c1", "name": "add", "args": {"a": 1.0, "b": 2.0}}},
+            {"functionCall": {"id": "c2", "name": "add", "args": {}}}
+        ]}),
+    }
+}
+
+#[tokio::test]
+async fn into_messages_moves_out_the_messages_that_messages_copies() {
+    let tools = tools();
+    let done = json!({"role": "assistant", "content": "Done."});
+    for provider in [
+        Provider::OpenAiChat,
+        Provider::OpenAiResponses,
+        Provider::Anthropic,
+        Provider::Gemini,
+    ] {
+        let defs = tools.definitions(provider).unwrap();
+        let two = two_adds(provider);
+        // The same response cut to its first call takes the one-call path.
+        let mut one = two.clone();
+        let pointer = match provider {
+            Provider::OpenAiChat => "/choices/0/message/tool_calls",
+            Provider::OpenAiResponses => "/output",
+            Provider::Anthropic => "/content",
+            _ => "/parts",
+        };
+        let list = one.pointer_mut(pointer).unwrap().as_array_mut().unwrap();
+        list.pop();
+        let grouped = matches!(provider, Provider::Anthropic | Provider::Gemini);
+        let counts = [(&two, if grouped { 1 } else { 2 }), (&one, 1), (&done, 0)];
+        for (response, count) in counts {
+            let answer = defs.answer(&tools, response).await.unwrap();
+            let copied = answer.messages();
+            let moved = answer.into_messages();
+            assert_eq!(moved.len(), count, "{provider}: {response}");
+            assert_eq!(moved.collect::<Vec<_>>(), copied, "{provider}: {response}");
+        }
+    }
+}
+
+#[test]
+fn calls_borrow_the_response_and_own_only_what_they_decode() {
+    let tools = tools();
+    let response = two_adds(Provider::Anthropic);
+    let defs = tools.definitions(Provider::Anthropic).unwrap();
+    let calls = defs.calls(&response).unwrap();
+    let sent = &response["content"][1];
+    assert!(std::ptr::eq(calls[0].name, sent["name"].as_str().unwrap()));
+    assert!(std::ptr::eq(
+        calls[0].id.unwrap(),
+        sent["id"].as_str().unwrap()
+    ));
+    let input: &serde_json::Value = &sent["input"];
+    assert!(matches!(&calls[0].arguments, Ok(Cow::Borrowed(args)) if std::ptr::eq(*args, input)));
+    // A JSON string is parsed into a value of the call's own.
+    let response = two_adds(Provider::OpenAiChat);
+    let defs = tools.definitions(Provider::OpenAiChat).unwrap();
+    let calls = defs.calls(&response).unwrap();
+    assert_eq!(
+        calls[0].arguments,
+        Ok(Cow::<serde_json::Value>::Owned(json!({"a": 1, "b": 2})))
+    );
+}
+
 static RUNNING: AtomicUsize = AtomicUsize::new(0);
 static PEAK: AtomicUsize = AtomicUsize::new(0);
 
@@ -243,13 +322,14 @@ async fn calls_run_concurrently_bounded_and_answer_in_request_order() {
     let executor: Arc<dyn ToolExecutor> = Arc::new(tools.clone());
     let defs = Definitions::of(&*executor, Provider::OpenAiChat).unwrap();
     let turns = [5, 1, 3, 1, 2];
+    let ids: Vec<String> = (0..turns.len()).map(|i| format!("c{i}")).collect();
     let calls: Vec<ToolCall> = turns
         .iter()
-        .enumerate()
-        .map(|(i, t)| ToolCall {
-            id: Some(format!("c{i}")),
-            name: "pause".into(),
-            arguments: Ok(json!({"turns": t})),
+        .zip(&ids)
+        .map(|(t, id)| ToolCall {
+            id: Some(id),
+            name: "pause",
+            arguments: Ok(Cow::Owned(json!({"turns": t}))),
         })
         .collect();
     for (limit, peak) in [(2, 2), (8, 5), (1, 1)] {
@@ -259,7 +339,7 @@ async fn calls_run_concurrently_bounded_and_answer_in_request_order() {
         let ids: Vec<_> = answer
             .outcomes()
             .iter()
-            .map(|o| o.call.id.clone().unwrap())
+            .map(|o| o.call.id.unwrap())
             .collect();
         assert_eq!(ids, ["c0", "c1", "c2", "c3", "c4"]);
         let outputs: Vec<_> = answer
@@ -360,7 +440,8 @@ async fn every_parameter_type_round_trips_through_each_provider() {
     for provider in [Provider::OpenAiChat, Provider::Anthropic, Provider::Gemini] {
         let defs = tools.definitions(provider).unwrap();
         for (args, expected) in &samples {
-            let answer = defs.answer(&tools, &encoded(provider, args)).await.unwrap();
+            let response = encoded(provider, args);
+            let answer = defs.answer(&tools, &response).await.unwrap();
             let result = answer.outcomes()[0].result.clone();
             assert_eq!(result.as_ref(), Ok(expected), "{provider}: {args}");
         }
@@ -403,7 +484,8 @@ proptest::proptest! {
                 continue;
             }
             let defs = tools.definitions(provider).unwrap();
-            let answer = rt.block_on(defs.answer(&tools, &encoded(provider, &args))).unwrap();
+            let response = encoded(provider, &args);
+            let answer = rt.block_on(defs.answer(&tools, &response)).unwrap();
             proptest::prop_assert_eq!(
                 answer.outcomes()[0].result.as_ref(), Ok(&expected), "{}: {}", provider, args
             );

@@ -15,11 +15,14 @@
 //! caller that can change its arguments, so an ordinary invalid-arguments failure is retryable
 //! for it, although a runtime never resends the same call ([`for_retry`] says stop).
 
+use std::borrow::Cow;
 use std::future::Future;
+use std::iter::FusedIterator;
 use std::pin::Pin;
 use std::task::Poll;
+use std::vec;
 
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Value};
 
 use super::calls::{self, CallsError, ToolCall};
 use super::{Declared, Definitions, Provider};
@@ -30,78 +33,189 @@ use crate::{FailureKind, ToolFailure};
 /// How many calls of one response run at once by default.
 pub const DEFAULT_CONCURRENCY: usize = 8;
 
-/// One answered call.
+/// One answered call, borrowing the response (its call) and the [`Definitions`] (our name).
 #[derive(Debug, Clone, PartialEq)]
-pub struct CallOutcome {
+pub struct CallOutcome<'a> {
     /// The call as sent.
-    pub call: ToolCall,
+    pub call: ToolCall<'a>,
     /// Our name for the tool (`None` when the provider named a tool we never declared).
-    pub tool: Option<String>,
+    pub tool: Option<&'a str>,
     /// The output, or the failure answered to the model.
     pub result: Result<Value, ToolFailure>,
 }
 
-/// The answers to one response's tool calls, in the order the calls were sent.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Answer {
+/// The answers to one response's tool calls, in the order the calls were sent. It borrows the
+/// response and the [`Definitions`] it was answered with.
+#[derive(Debug, Clone)]
+pub struct Answer<'a> {
     provider: Provider,
-    outcomes: Vec<CallOutcome>,
+    outcomes: Outcomes<'a>,
 }
 
-impl Answer {
+/// The common response has one call: kept without a list (measured in BENCHMARKS.md).
+#[derive(Debug, Clone)]
+enum Outcomes<'a> {
+    One(CallOutcome<'a>),
+    Many(Vec<CallOutcome<'a>>),
+}
+
+impl PartialEq for Answer<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        self.provider == other.provider && self.outcomes() == other.outcomes()
+    }
+}
+
+impl<'a> Answer<'a> {
     /// Each call and its outcome.
     #[must_use]
-    pub fn outcomes(&self) -> &[CallOutcome] {
-        &self.outcomes
+    pub fn outcomes(&self) -> &[CallOutcome<'a>] {
+        match &self.outcomes {
+            Outcomes::One(outcome) => std::slice::from_ref(outcome),
+            Outcomes::Many(outcomes) => outcomes,
+        }
     }
 
     /// Whether the response asked for no tool call (the turn is over).
     #[must_use]
     pub fn is_empty(&self) -> bool {
-        self.outcomes.is_empty()
+        self.outcomes().is_empty()
     }
 
-    /// The messages (or input items) to append to the conversation, in the provider's shape.
+    /// The messages (or input items) to append to the conversation, in the provider's shape,
+    /// copied out of the answer; [`into_messages`](Self::into_messages) moves them instead.
     /// Empty when there was no call.
     #[must_use]
     pub fn messages(&self) -> Vec<Value> {
-        let each = self.outcomes.iter();
-        match self.provider {
-            Provider::OpenAiChat => each
-                .map(|o| {
-                    let content = text(&o.result).into();
-                    object([
-                        ("role", "tool".into()),
-                        ("tool_call_id", id(o)),
-                        ("content", content),
-                    ])
-                })
-                .collect(),
-            Provider::OpenAiResponses => each
-                .map(|o| {
-                    let output = text(&o.result).into();
-                    let kind = "function_call_output".into();
-                    object([("type", kind), ("call_id", id(o)), ("output", output)])
-                })
-                .collect(),
-            _ if self.outcomes.is_empty() => Vec::new(),
-            Provider::Anthropic | Provider::AnthropicStrict => {
-                let blocks: Vec<Value> = each
-                    .map(|o| {
-                        object([
-                            ("type", "tool_result".into()),
-                            ("tool_use_id", id(o)),
-                            ("content", text(&o.result).into()),
-                            ("is_error", o.result.is_err().into()),
-                        ])
-                    })
-                    .collect();
-                vec![json!({"role": "user", "content": blocks})]
+        let provider = self.provider;
+        let parts = self
+            .outcomes()
+            .iter()
+            .map(|o| part(provider, &o.call, o.result.as_ref().map(Cow::Borrowed)));
+        if !grouped(provider) {
+            parts.collect()
+        } else if self.is_empty() {
+            Vec::new()
+        } else {
+            vec![group(provider, parts.collect())]
+        }
+    }
+
+    /// The messages of [`messages`](Self::messages), with the outputs moved into them rather
+    /// than copied: `conversation.extend(answer.into_messages())`.
+    #[must_use]
+    pub fn into_messages(self) -> Messages<'a> {
+        let provider = self.provider;
+        let grouped = grouped(provider);
+        Messages(match self.outcomes {
+            Outcomes::One(outcome) => {
+                let part = owned_part(provider, outcome);
+                Pending::Ready(Some(if grouped {
+                    group(provider, vec![part])
+                } else {
+                    part
+                }))
             }
-            Provider::Gemini | Provider::GeminiJsonSchema | Provider::Mcp => {
-                let parts: Vec<Value> = each.map(function_response).collect();
-                vec![json!({"role": "user", "parts": parts})]
+            Outcomes::Many(outcomes) if !grouped => {
+                Pending::PerCall(provider, outcomes.into_iter())
             }
+            Outcomes::Many(outcomes) if outcomes.is_empty() => Pending::Ready(None),
+            Outcomes::Many(outcomes) => {
+                let parts = outcomes.into_iter().map(|o| owned_part(provider, o));
+                Pending::Ready(Some(group(provider, parts.collect())))
+            }
+        })
+    }
+}
+
+/// The messages of an answer, moved out of it ([`Answer::into_messages`]).
+#[derive(Debug)]
+pub struct Messages<'a>(Pending<'a>);
+
+#[derive(Debug)]
+enum Pending<'a> {
+    /// The only message: a single call's (OpenAI), or the one around every call's part
+    /// (Anthropic, Gemini); `None` once taken or when there was no call.
+    Ready(Option<Value>),
+    /// One message per call (OpenAI), each built when the iterator reaches it.
+    PerCall(Provider, vec::IntoIter<CallOutcome<'a>>),
+}
+
+impl Iterator for Messages<'_> {
+    type Item = Value;
+
+    fn next(&mut self) -> Option<Value> {
+        match &mut self.0 {
+            Pending::Ready(message) => message.take(),
+            Pending::PerCall(provider, outcomes) => {
+                let provider = *provider;
+                outcomes.next().map(|o| owned_part(provider, o))
+            }
+        }
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let len = match &self.0 {
+            Pending::Ready(message) => usize::from(message.is_some()),
+            Pending::PerCall(_, outcomes) => outcomes.len(),
+        };
+        (len, Some(len))
+    }
+}
+
+impl ExactSizeIterator for Messages<'_> {}
+
+impl FusedIterator for Messages<'_> {}
+
+/// Whether the provider answers every call in one message of parts.
+fn grouped(provider: Provider) -> bool {
+    !matches!(provider, Provider::OpenAiChat | Provider::OpenAiResponses)
+}
+
+/// The one message around every call's part (Anthropic, Gemini).
+fn group(provider: Provider, parts: Vec<Value>) -> Value {
+    let key = match provider {
+        Provider::Anthropic | Provider::AnthropicStrict => "content",
+        _ => "parts",
+    };
+    object([("role", "user".into()), (key, parts.into())])
+}
+
+/// [`part`] of an outcome moved out of its answer.
+fn owned_part(provider: Provider, outcome: CallOutcome<'_>) -> Value {
+    match outcome.result {
+        Ok(value) => part(provider, &outcome.call, Ok(Cow::Owned(value))),
+        Err(failure) => part(provider, &outcome.call, Err(&failure)),
+    }
+}
+
+/// One call's answer: an OpenAI message or item, an Anthropic block or a Gemini part.
+fn part(
+    provider: Provider,
+    call: &ToolCall<'_>,
+    result: Result<Cow<'_, Value>, &ToolFailure>,
+) -> Value {
+    match provider {
+        Provider::OpenAiChat => object([
+            ("role", "tool".into()),
+            ("tool_call_id", id(call)),
+            ("content", text(result).into()),
+        ]),
+        Provider::OpenAiResponses => object([
+            ("type", "function_call_output".into()),
+            ("call_id", id(call)),
+            ("output", text(result).into()),
+        ]),
+        Provider::Anthropic | Provider::AnthropicStrict => {
+            let is_error = result.is_err();
+            object([
+                ("type", "tool_result".into()),
+                ("tool_use_id", id(call)),
+                ("content", text(result).into()),
+                ("is_error", is_error.into()),
+            ])
+        }
+        Provider::Gemini | Provider::GeminiJsonSchema | Provider::Mcp => {
+            function_response(call, result)
         }
     }
 }
@@ -118,8 +232,8 @@ fn object<const N: usize>(fields: [(&str, Value); N]) -> Value {
 }
 
 /// The call's id as its answer echoes it (`null` when the provider sent none).
-fn id(outcome: &CallOutcome) -> Value {
-    outcome.call.id.clone().map_or(Value::Null, Value::String)
+fn id(call: &ToolCall<'_>) -> Value {
+    call.id.map_or(Value::Null, Value::from)
 }
 
 /// A failure as the model reads it.
@@ -132,39 +246,41 @@ fn failure_body(failure: &ToolFailure) -> Value {
     let retryable = matches!(for_retry(failure), RetryDecision::Retry { .. })
         || (failure.kind() == FailureKind::InvalidArguments && !failure.is_terminal());
     body.insert("retryable".into(), retryable.into());
-    json!({ "error": body })
+    object([("error", Value::Object(body))])
 }
 
-fn text(result: &Result<Value, ToolFailure>) -> String {
+/// A result as text: a string output as it is, anything else as JSON.
+fn text(result: Result<Cow<'_, Value>, &ToolFailure>) -> String {
     match result {
-        Ok(Value::String(s)) => s.clone(),
+        Ok(Cow::Owned(Value::String(s))) => s,
+        Ok(Cow::Borrowed(Value::String(s))) => s.clone(),
         Ok(other) => other.to_string(),
         Err(failure) => failure_body(failure).to_string(),
     }
 }
 
-fn function_response(outcome: &CallOutcome) -> Value {
-    let response = match &outcome.result {
-        Ok(value) => json!({ "output": value }),
+fn function_response(call: &ToolCall<'_>, result: Result<Cow<'_, Value>, &ToolFailure>) -> Value {
+    let response = match result {
+        Ok(value) => object([("output", value.into_owned())]),
         Err(failure) => failure_body(failure),
     };
-    let mut call = Map::new();
-    call.insert("name".into(), outcome.call.name.as_str().into());
-    if let Some(id) = &outcome.call.id {
-        call.insert("id".into(), id.as_str().into());
+    let mut fields = Map::new();
+    fields.insert("name".into(), call.name.into());
+    if let Some(id) = call.id {
+        fields.insert("id".into(), id.into());
     }
-    call.insert("response".into(), response);
-    json!({ "functionResponse": call })
+    fields.insert("response".into(), response);
+    object([("functionResponse", Value::Object(fields))])
 }
 
 impl Definitions {
     /// The tool calls in a provider `response` (the whole response, its message or content,
-    /// or the bare list of calls).
+    /// or the bare list of calls), borrowed from it.
     ///
     /// # Errors
     /// [`CallsError`] when the response has no place for tool calls, or a call has no name.
-    pub fn calls(&self, response: &Value) -> Result<Vec<ToolCall>, CallsError> {
-        calls::parse(self.provider, response)
+    pub fn calls<'a>(&self, response: &'a Value) -> Result<Vec<ToolCall<'a>>, CallsError> {
+        calls::each(self.provider, response)?.collect()
     }
 
     /// Runs every tool call in `response` on `executor` (at most [`DEFAULT_CONCURRENCY`] at
@@ -173,34 +289,40 @@ impl Definitions {
     /// # Errors
     /// [`CallsError`] when the response cannot be read; a failed call is an answer, not an
     /// error.
-    pub async fn answer<E: ToolExecutor + ?Sized>(
-        &self,
+    pub async fn answer<'a, E: ToolExecutor + ?Sized>(
+        &'a self,
         executor: &E,
-        response: &Value,
-    ) -> Result<Answer, CallsError> {
-        let calls = self.calls(response)?;
-        Ok(self
-            .answer_calls(executor, calls, DEFAULT_CONCURRENCY)
-            .await)
+        response: &'a Value,
+    ) -> Result<Answer<'a>, CallsError> {
+        let mut each = calls::each(self.provider, response)?;
+        let outcomes = match (each.next().transpose()?, each.next()) {
+            (None, _) => Outcomes::Many(Vec::new()),
+            (Some(call), None) => Outcomes::One(self.answer_one(executor, call).await),
+            (Some(first), Some(second)) => {
+                let calls = [Ok(first), second].into_iter().chain(each);
+                let calls = calls.collect::<Result<_, _>>()?;
+                Outcomes::Many(self.run_all(executor, calls, DEFAULT_CONCURRENCY).await)
+            }
+        };
+        Ok(Answer {
+            provider: self.provider,
+            outcomes,
+        })
     }
 
     /// Runs `calls` on `executor`, at most `limit` at once (at least one).
-    pub async fn answer_calls<E: ToolExecutor + ?Sized>(
-        &self,
+    pub async fn answer_calls<'a, E: ToolExecutor + ?Sized>(
+        &'a self,
         executor: &E,
-        mut calls: Vec<ToolCall>,
+        mut calls: Vec<ToolCall<'a>>,
         limit: usize,
-    ) -> Answer {
-        // The common response has one call: awaited in place, with no list of boxed futures
-        // around it (measured in BENCHMARKS.md).
+    ) -> Answer<'a> {
         let outcomes = if calls.len() == 1
             && let Some(call) = calls.pop()
         {
-            let declared = self.find(&call.name);
-            let result = run(executor, &call, declared).await;
-            vec![outcome(call, declared, result)]
+            Outcomes::One(self.answer_one(executor, call).await)
         } else {
-            self.run_all(executor, calls, limit).await
+            Outcomes::Many(self.run_all(executor, calls, limit).await)
         };
         Answer {
             provider: self.provider,
@@ -208,14 +330,26 @@ impl Definitions {
         }
     }
 
-    /// Several calls, at most `limit` at once, answered in the order sent.
-    async fn run_all<E: ToolExecutor + ?Sized>(
-        &self,
+    /// A single call, awaited in place with no list of boxed futures around it (measured in
+    /// BENCHMARKS.md).
+    async fn answer_one<'a, E: ToolExecutor + ?Sized>(
+        &'a self,
         executor: &E,
-        calls: Vec<ToolCall>,
+        call: ToolCall<'a>,
+    ) -> CallOutcome<'a> {
+        let declared = self.find(call.name);
+        let result = run(executor, &call, declared).await;
+        outcome(call, declared, result)
+    }
+
+    /// Several calls, at most `limit` at once, answered in the order sent.
+    async fn run_all<'a, E: ToolExecutor + ?Sized>(
+        &'a self,
+        executor: &E,
+        calls: Vec<ToolCall<'a>>,
         limit: usize,
-    ) -> Vec<CallOutcome> {
-        let declared: Vec<Option<&Declared>> = calls.iter().map(|c| self.find(&c.name)).collect();
+    ) -> Vec<CallOutcome<'a>> {
+        let declared: Vec<Option<&Declared>> = calls.iter().map(|c| self.find(c.name)).collect();
         let runs = calls.iter().zip(&declared).map(|(call, declared)| {
             let run: Pin<Box<dyn Future<Output = _> + Send + '_>> =
                 Box::pin(run(executor, call, *declared));
@@ -231,13 +365,13 @@ impl Definitions {
     }
 }
 
-fn outcome(
-    call: ToolCall,
-    declared: Option<&Declared>,
+fn outcome<'a>(
+    call: ToolCall<'a>,
+    declared: Option<&'a Declared>,
     result: Result<Value, ToolFailure>,
-) -> CallOutcome {
+) -> CallOutcome<'a> {
     CallOutcome {
-        tool: declared.map(|d| d.name.clone()),
+        tool: declared.map(|d| d.name.as_str()),
         call,
         result,
     }
@@ -247,13 +381,16 @@ fn outcome(
 /// ([`Declared::restore`]).
 async fn run<E: ToolExecutor + ?Sized>(
     executor: &E,
-    call: &ToolCall,
+    call: &ToolCall<'_>,
     declared: Option<&Declared>,
 ) -> Result<Value, ToolFailure> {
     let Some(declared) = declared else {
-        return Err(ToolFailure::unknown_tool(&call.name));
+        return Err(ToolFailure::unknown_tool(call.name));
     };
-    let arguments = call.arguments.as_ref().map_err(Clone::clone)?;
+    let arguments: &Value = match &call.arguments {
+        Ok(arguments) => arguments,
+        Err(failure) => return Err(failure.clone()),
+    };
     let restored;
     let arguments = match arguments {
         Value::Object(args) if declared.rewrites(args) => {
@@ -263,8 +400,8 @@ async fn run<E: ToolExecutor + ?Sized>(
         other => other,
     };
     let mut ctx = ToolContext::new();
-    if let Some(id) = &call.id {
-        ctx = ctx.with_action_id(id.as_str());
+    if let Some(id) = call.id {
+        ctx = ctx.with_action_id(id);
     }
     let run = executor.execute_with_context(&declared.name, arguments, ctx);
     run.await.map(ToolExecution::into_output)

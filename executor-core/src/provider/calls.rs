@@ -13,6 +13,7 @@
 //! Arguments that do not parse are not an error for the program: the call carries an
 //! invalid-arguments failure, which is answered to the model like any other.
 
+use std::borrow::Cow;
 use std::fmt;
 
 use serde_json::{Map, Value};
@@ -21,15 +22,19 @@ use super::Provider;
 use crate::ToolFailure;
 use crate::schema::dialect::integral_floats_to_integers;
 
-/// One tool call, as the provider sent it.
+/// One tool call, as the provider sent it, borrowed from the response it was read from.
+///
+/// The arguments are borrowed when the provider sent an object we can run as it is
+/// (Anthropic; OpenAI-compatible servers that send the object), owned when they were parsed
+/// from a JSON string (OpenAI) or rewritten (Gemini's integral doubles).
 #[derive(Debug, Clone, PartialEq)]
-pub struct ToolCall {
+pub struct ToolCall<'a> {
     /// The provider's call id, echoed in the answer (Gemini may send none).
-    pub id: Option<String>,
+    pub id: Option<&'a str>,
     /// The tool's name as the provider knows it.
-    pub name: String,
+    pub name: &'a str,
     /// The arguments object, or why it could not be read.
-    pub arguments: Result<Value, ToolFailure>,
+    pub arguments: Result<Cow<'a, Value>, ToolFailure>,
 }
 
 /// A response that has no place where this provider puts tool calls.
@@ -44,17 +49,28 @@ impl fmt::Display for CallsError {
 
 impl std::error::Error for CallsError {}
 
-/// The tool calls in `response`, in the order sent.
-pub(super) fn parse(provider: Provider, response: &Value) -> Result<Vec<ToolCall>, CallsError> {
-    match provider {
-        Provider::OpenAiChat => openai_chat(response),
-        Provider::OpenAiResponses => openai_responses(response),
-        Provider::Anthropic | Provider::AnthropicStrict => anthropic(response),
-        Provider::Gemini | Provider::GeminiJsonSchema => gemini(response),
-        Provider::Mcp => Err(CallsError(
-            "MCP tool calls are served by `McpServer`, not answered here".to_owned(),
-        )),
-    }
+/// The tool calls in `response`, in the order sent, each read when the iterator reaches it
+/// (a single call is answered without collecting a list).
+pub(super) fn each(
+    provider: Provider,
+    response: &Value,
+) -> Result<impl Iterator<Item = Result<ToolCall<'_>, CallsError>>, CallsError> {
+    let layout = match provider {
+        Provider::OpenAiChat => &OPENAI_CHAT,
+        Provider::OpenAiResponses => &OPENAI_RESPONSES,
+        Provider::Anthropic | Provider::AnthropicStrict => &ANTHROPIC,
+        Provider::Gemini | Provider::GeminiJsonSchema => &GEMINI,
+        Provider::Mcp => {
+            return Err(CallsError(
+                "MCP tool calls are served by `McpServer`, not answered here".to_owned(),
+            ));
+        }
+    };
+    let items = list(response, layout.paths, layout.what)?;
+    Ok(items
+        .iter()
+        .filter_map(layout.call)
+        .map(move |call| read(call, layout)))
 }
 
 /// The array at the first path that holds one, or `value` itself when it is an array. A
@@ -95,15 +111,15 @@ fn missing(what: &str, item: &Value) -> CallsError {
 }
 
 /// Arguments sent as a JSON string (OpenAI).
-fn string_arguments(raw: Option<&Value>) -> Result<Value, ToolFailure> {
+fn string_arguments(raw: Option<&Value>) -> Result<Cow<'_, Value>, ToolFailure> {
     match raw {
-        None | Some(Value::Null) => Ok(Value::Object(Map::new())),
-        Some(Value::String(s)) if blank(s) => Ok(Value::Object(Map::new())),
-        Some(Value::String(s)) => serde_json::from_str(s).map_err(|e| {
+        None | Some(Value::Null) => Ok(Cow::Owned(Value::Object(Map::new()))),
+        Some(Value::String(s)) if blank(s) => Ok(Cow::Owned(Value::Object(Map::new()))),
+        Some(Value::String(s)) => serde_json::from_str(s).map(Cow::Owned).map_err(|e| {
             ToolFailure::invalid_arguments(format!("arguments: not valid JSON ({e})"))
         }),
         // Some OpenAI-compatible servers send the object itself.
-        Some(other) => Ok(other.clone()),
+        Some(other) => Ok(Cow::Borrowed(other)),
     }
 }
 
@@ -118,6 +134,25 @@ fn blank(s: &str) -> bool {
     }
 }
 
+/// Arguments sent as an object (Anthropic, Gemini).
+fn object_arguments(raw: Option<&Value>) -> Result<Cow<'_, Value>, ToolFailure> {
+    match raw {
+        None | Some(Value::Null) => Ok(Cow::Owned(Value::Object(Map::new()))),
+        Some(args @ Value::Object(_)) => Ok(Cow::Borrowed(args)),
+        Some(other) => Err(ToolFailure::invalid_arguments(format!(
+            "arguments: expected an object, got {}",
+            crate::tool::call::args::describe(other)
+        ))),
+    }
+}
+
+/// Gemini's numbers are doubles (protobuf `Struct`): `2.0` for an integer.
+fn integral_doubles(raw: Option<&Value>) -> Result<Cow<'_, Value>, ToolFailure> {
+    let mut args = object_arguments(raw)?.into_owned();
+    integral_floats_to_integers(&mut args);
+    Ok(Cow::Owned(args))
+}
+
 /// Where one provider keeps its calls and how it spells each part of one.
 struct Layout {
     /// Paths to the list of calls (the response, then its message).
@@ -130,114 +165,60 @@ struct Layout {
     /// The keys of the call id, first found wins.
     ids: &'static [&'static str],
     arguments: &'static str,
-    string_arguments: bool,
+    /// How the arguments are read.
+    decode: fn(Option<&Value>) -> Result<Cow<'_, Value>, ToolFailure>,
 }
 
-fn read(response: &Value, layout: &Layout) -> Result<Vec<ToolCall>, CallsError> {
-    let items = list(response, layout.paths, layout.what)?;
-    items
-        .iter()
-        .filter_map(layout.call)
-        .map(|call| {
-            let function = (layout.function)(call);
-            let name = text(function, "name").ok_or_else(|| missing(layout.what, call))?;
-            let raw = function.get(layout.arguments);
-            let arguments = if layout.string_arguments {
-                string_arguments(raw)
-            } else {
-                object_arguments(raw)
-            };
-            Ok(ToolCall {
-                id: layout
-                    .ids
-                    .iter()
-                    .find_map(|k| text(call, k))
-                    .map(str::to_owned),
-                name: name.to_owned(),
-                arguments,
-            })
-        })
-        .collect()
+fn read<'a>(call: &'a Value, layout: &Layout) -> Result<ToolCall<'a>, CallsError> {
+    let function = (layout.function)(call);
+    let name = text(function, "name").ok_or_else(|| missing(layout.what, call))?;
+    Ok(ToolCall {
+        id: layout.ids.iter().find_map(|k| text(call, k)),
+        name,
+        arguments: (layout.decode)(function.get(layout.arguments)),
+    })
 }
 
 fn of_type<'a>(item: &'a Value, kind: &str) -> Option<&'a Value> {
     (text(item, "type") == Some(kind)).then_some(item)
 }
 
-fn openai_chat(response: &Value) -> Result<Vec<ToolCall>, CallsError> {
-    read(
-        response,
-        &Layout {
-            paths: &[&["choices", "0", "message", "tool_calls"], &["tool_calls"]],
-            what: "`tool_calls`",
-            call: |call| Some(call),
-            function: |call| call.get("function").unwrap_or(&Value::Null),
-            ids: &["id"],
-            arguments: "arguments",
-            string_arguments: true,
-        },
-    )
-}
+const OPENAI_CHAT: Layout = Layout {
+    paths: &[&["choices", "0", "message", "tool_calls"], &["tool_calls"]],
+    what: "`tool_calls`",
+    call: |call| Some(call),
+    function: |call| call.get("function").unwrap_or(&Value::Null),
+    ids: &["id"],
+    arguments: "arguments",
+    decode: string_arguments,
+};
 
-fn openai_responses(response: &Value) -> Result<Vec<ToolCall>, CallsError> {
-    read(
-        response,
-        &Layout {
-            paths: &[&["output"]],
-            what: "`output` items",
-            call: |item| of_type(item, "function_call"),
-            function: |call| call,
-            ids: &["call_id", "id"],
-            arguments: "arguments",
-            string_arguments: true,
-        },
-    )
-}
+const OPENAI_RESPONSES: Layout = Layout {
+    paths: &[&["output"]],
+    what: "`output` items",
+    call: |item| of_type(item, "function_call"),
+    function: |call| call,
+    ids: &["call_id", "id"],
+    arguments: "arguments",
+    decode: string_arguments,
+};
 
-fn object_arguments(raw: Option<&Value>) -> Result<Value, ToolFailure> {
-    match raw {
-        None | Some(Value::Null) => Ok(Value::Object(Map::new())),
-        Some(args @ Value::Object(_)) => Ok(args.clone()),
-        Some(other) => Err(ToolFailure::invalid_arguments(format!(
-            "arguments: expected an object, got {}",
-            crate::tool::call::args::describe(other)
-        ))),
-    }
-}
+const ANTHROPIC: Layout = Layout {
+    paths: &[&["content"]],
+    what: "`content` blocks",
+    call: |block| of_type(block, "tool_use"),
+    function: |call| call,
+    ids: &["id"],
+    arguments: "input",
+    decode: object_arguments,
+};
 
-fn anthropic(response: &Value) -> Result<Vec<ToolCall>, CallsError> {
-    read(
-        response,
-        &Layout {
-            paths: &[&["content"]],
-            what: "`content` blocks",
-            call: |block| of_type(block, "tool_use"),
-            function: |call| call,
-            ids: &["id"],
-            arguments: "input",
-            string_arguments: false,
-        },
-    )
-}
-
-fn gemini(response: &Value) -> Result<Vec<ToolCall>, CallsError> {
-    let mut calls = read(
-        response,
-        &Layout {
-            paths: &[&["candidates", "0", "content", "parts"], &["parts"]],
-            what: "`parts`",
-            call: |part| part.get("functionCall"),
-            function: |call| call,
-            ids: &["id"],
-            arguments: "args",
-            string_arguments: false,
-        },
-    )?;
-    // Gemini's numbers are doubles (protobuf `Struct`): `2.0` for an integer.
-    for call in &mut calls {
-        if let Ok(args) = &mut call.arguments {
-            integral_floats_to_integers(args);
-        }
-    }
-    Ok(calls)
-}
+const GEMINI: Layout = Layout {
+    paths: &[&["candidates", "0", "content", "parts"], &["parts"]],
+    what: "`parts`",
+    call: |part| part.get("functionCall"),
+    function: |call| call,
+    ids: &["id"],
+    arguments: "args",
+    decode: integral_doubles,
+};

@@ -29,15 +29,19 @@
 //! assert_eq!(tool["function"]["parameters"]["required"], json!(["limit", "query"]));
 //! assert!(defs.losses().is_empty());
 //!
-//! // The model calls it; the answer is the `role: tool` message to append.
+//! // The model calls it; the answer is the `role: tool` message to append. The answer
+//! // borrows the completion (the call's id and name) and the definitions (our tool's name).
 //! let completion = json!({"choices": [{"message": {"role": "assistant", "tool_calls": [{
 //!     "id": "call_1", "type": "function",
 //!     "function": {"name": "notes_search", "arguments": "{\"query\":\"rust\",\"limit\":null}"}
 //! }]}}]});
 //! let answer = defs.answer(&tools, &completion).await.unwrap();
+//! assert_eq!(answer.outcomes()[0].tool, Some("notes.search"));
+//! let mut conversation = vec![completion["choices"][0]["message"].clone()];
+//! conversation.extend(answer.into_messages());
 //! assert_eq!(
-//!     answer.messages(),
-//!     vec![json!({"role": "tool", "tool_call_id": "call_1", "content": "[\"rust ×5\"]"})]
+//!     conversation[1],
+//!     json!({"role": "tool", "tool_call_id": "call_1", "content": "[\"rust ×5\"]"})
 //! );
 //! # });
 //! ```
@@ -59,7 +63,7 @@ use crate::schema::dialect::Dialect;
 use crate::tool::route::RouteTable;
 use crate::tool::{ToolExecutor, ToolSet, ToolSpec};
 
-pub use answer::{Answer, CallOutcome, DEFAULT_CONCURRENCY};
+pub use answer::{Answer, CallOutcome, DEFAULT_CONCURRENCY, Messages};
 pub use calls::{CallsError, ToolCall};
 pub use names::NameCollision;
 
