@@ -230,8 +230,7 @@ impl Runtime {
         tool: &'a str,
         args: &'a Value,
     ) -> impl Future<Output = Result<ToolExecution, ToolFailure>> + Send + 'a {
-        static PLAIN: CallOptions = CallOptions::PLAIN;
-        call::run(&self.config, tool, args, &PLAIN)
+        call::run_plain(&self.config, tool, args)
     }
 
     /// Like [`call`](Self::call), with options.
