@@ -15,7 +15,7 @@ use super::limit::Limits;
 use super::options::CallOptions;
 use super::retry::{RetryPolicy, Rng, has_side_effects};
 use super::trace;
-use crate::tool::{BoxFuture, ToolAnnotations, ToolContext, ToolExecution, ToolExecutor};
+use crate::tool::{BoxFuture, ToolAnnotations, ToolExecution, ToolExecutor};
 use crate::{FailureKind, ToolFailure};
 
 /// What a runtime was configured with; shared by its calls and its detached tasks.
@@ -105,7 +105,7 @@ impl Config {
     /// Whether a call of `tool` with the default options runs unguarded: no time limit, no
     /// concurrency limit and no idempotency key to make.
     #[inline]
-    fn guards_nothing(&self, tool: &str) -> bool {
+    pub(super) fn guards_nothing(&self, tool: &str) -> bool {
         self.call_timeout.is_none()
             && self.attempt_timeout.is_none()
             && !self.limits.applies_to(tool)
@@ -151,58 +151,7 @@ pub(super) fn run<'a>(
     )
 }
 
-/// [`run`] with the default options, what [`Runtime::call`](super::Runtime::call) uses.
-pub(super) fn run_plain<'a>(
-    config: &'a Config,
-    tool: &'a str,
-    args: &'a Value,
-) -> impl Future<Output = Result<ToolExecution, ToolFailure>> + Send + 'a {
-    trace::call(tool, "", plain(config, tool, args))
-}
-
-/// The options of a call that has none; a static, so no call builds or drops one.
-static PLAIN: CallOptions = CallOptions::PLAIN;
-
-/// A call with the default options. When the runtime guards nothing for `tool` (no time limit,
-/// concurrency limit or key to make), its first attempt is the executor's own future with an
-/// empty context, awaited here and checked in place, and the rest of the call (a retry, or
-/// the guarded path) is boxed: the state machine of a call that succeeds at once holds one
-/// future and moves its result once (measured in BENCHMARKS.md).
-async fn plain(config: &Config, tool: &str, args: &Value) -> Result<ToolExecution, ToolFailure> {
-    if !config.guards_nothing(tool) {
-        let all: BoxFuture<'_, _> = Box::pin(attempts(config, tool, args, &PLAIN));
-        return all.await;
-    }
-    let failure = {
-        let first = config
-            .executor
-            .execute_with_context(tool, args, ToolContext::new());
-        let outcome = trace::attempt(tool, 1, first).await;
-        match outcome {
-            Ok(ref execution) => {
-                config.check(tool, execution, None)?;
-                return outcome;
-            }
-            Err(failure) => failure,
-        }
-    };
-    let rest: BoxFuture<'_, _> = Box::pin(after_first(config, tool, args, failure));
-    rest.await
-}
-
-/// The rest of [`plain`] after its first attempt failed with `failure`: what [`attempts`] does
-/// from there, without a deadline or a key.
-async fn after_first(
-    config: &Config,
-    tool: &str,
-    args: &Value,
-    failure: ToolFailure,
-) -> Result<ToolExecution, ToolFailure> {
-    backoff(config, tool, 1, failure, None, &PLAIN)?.await?;
-    from_attempt(config, tool, args, &PLAIN, None, None, 2).await
-}
-
-async fn attempts(
+pub(super) async fn attempts(
     config: &Config,
     tool: &str,
     args: &Value,
@@ -214,7 +163,7 @@ async fn attempts(
 }
 
 /// The attempts of a call from attempt `attempt` on, each after the backoff of the one before.
-async fn from_attempt(
+pub(super) async fn from_attempt(
     config: &Config,
     tool: &str,
     args: &Value,

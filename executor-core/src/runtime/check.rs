@@ -124,6 +124,7 @@ pub fn is_i_json(value: &Value) -> bool {
 }
 
 /// [`is_i_json`], always inlined: the top level of an output is walked in its caller.
+#[allow(clippy::inline_always)] // measured: once per checked success (BENCHMARKS.md, section 8)
 #[inline(always)]
 fn walk(value: &Value) -> bool {
     match value {
@@ -134,6 +135,7 @@ fn walk(value: &Value) -> bool {
 }
 
 /// One value of a walk: a scalar checked here, a container walked by [`is_i_json`].
+#[allow(clippy::inline_always)] // as `walk`: once per value of the top level
 #[inline(always)]
 fn item_is_i_json(value: &Value) -> bool {
     match value {
@@ -144,6 +146,7 @@ fn item_is_i_json(value: &Value) -> bool {
 }
 
 /// [`number_problem`] as a yes or no, without building its answer.
+#[allow(clippy::inline_always)] // as `walk`: once per number of the top level
 #[inline(always)]
 fn number_is_i_json(n: &serde_json::Number) -> bool {
     if let Some(u) = n.as_u64() {

@@ -45,6 +45,7 @@ mod compose;
 mod handle;
 mod limit;
 mod options;
+mod plain;
 mod retry;
 mod stream;
 mod trace;
@@ -230,7 +231,7 @@ impl Runtime {
         tool: &'a str,
         args: &'a Value,
     ) -> impl Future<Output = Result<ToolExecution, ToolFailure>> + Send + 'a {
-        call::run_plain(&self.config, tool, args)
+        plain::run(&self.config, tool, args)
     }
 
     /// Like [`call`](Self::call), with options.
