@@ -11,7 +11,7 @@ use std::time::Duration;
 use tokio_util::sync::CancellationToken;
 use tool_executor::prelude::*;
 use tool_executor::{FailureKind, Tool};
-use tool_support::{NAP_DROPPED, SLOW_DROPPED, add, call, nap, rt, set};
+use tool_support::{NAP_DROPPED, SLOW_DROPPED, add, boom, call, nap, rt, set, sleepy, whoami};
 
 #[test]
 fn typed_failures_pass_through() {
@@ -291,5 +291,63 @@ fn state_changes_are_returned_and_checked_against_expected_effects() {
             failure.message(),
             r#"recorded state changes ["k"] do not match the expected effects ["other"]"#
         );
+    });
+}
+
+#[test]
+fn the_output_entry_answers_as_the_call_with_an_empty_context() {
+    // `#[tool]` marks exactly the tools that take no `&ToolContext` and have no `timeout`.
+    let reads = [
+        <add as Tool>::READS_CONTEXT,
+        <boom as Tool>::READS_CONTEXT,
+        <whoami as Tool>::READS_CONTEXT,
+        <sleepy as Tool>::READS_CONTEXT,
+    ];
+    assert_eq!(reads, [false, false, true, true]);
+    rt().block_on(async {
+        let params = json!({"a": 2, "b": 3});
+        let output = <add as Tool>::output(&params).await.unwrap();
+        let call = <add as Tool>::call(&params, ToolContext::new())
+            .await
+            .unwrap();
+        assert_eq!(output, json!(5));
+        assert_eq!(output, call.output);
+        let bad = json!({"a": "two"});
+        let output = <add as Tool>::output(&bad).await.unwrap_err();
+        let call = <add as Tool>::call(&bad, ToolContext::new())
+            .await
+            .unwrap_err();
+        assert_eq!(output.kind(), FailureKind::InvalidArguments);
+        assert_eq!(output.message(), call.message());
+
+        // The panic boundary is the output's own.
+        let panic = <boom as Tool>::output(&json!({"message": "bang"}))
+            .await
+            .unwrap_err();
+        assert_eq!(panic.kind(), FailureKind::Internal);
+        assert_eq!(panic.code(), "panic");
+        assert_eq!(panic.message(), "tool `boom` panicked");
+
+        // A tool that reads its context gets the default: its call with an empty context.
+        let output = <whoami as Tool>::output(&json!({})).await.unwrap();
+        assert_eq!(
+            output,
+            json!({"action_id": "", "session_id": null, "attempt": 1, "has_deadline": false})
+        );
+
+        // Through a set, the seed's plain `execute` and a typed call without a budget take the
+        // output entry; a budget still bounds the call.
+        let tools = set();
+        assert_eq!(tools.execute("add", &params).await, Ok(json!(5)));
+        assert_eq!(
+            tools.execute("boom", &json!({})).await,
+            Err("tool `boom` panicked".to_owned())
+        );
+        let typed = tools
+            .execute_with_context("add", &params, ToolContext::new().with_action_id("a"))
+            .await
+            .unwrap();
+        assert_eq!(typed.output, json!(5));
+        assert!(typed.state_changes.is_empty());
     });
 }

@@ -1,11 +1,10 @@
 //! Our types as car-ir's and back: failures, stream chunks and specs.
 
 use std::collections::BTreeMap;
-use std::time::Duration;
 
 use serde_json::{Map, Value};
 
-use crate::failure::transport::structured;
+use crate::failure::transport::{KindPolicy, restore, structured};
 use crate::{FailureKind, ToolFailure, ToolSpec, ToolStreamChunk};
 
 /// What opens the details car's messages carry for us: a failure's message (or an `error`
@@ -52,27 +51,15 @@ impl From<&car_ir::ToolFailure> for ToolFailure {
     fn from(failure: &car_ir::ToolFailure) -> Self {
         let (message, details) = split_marker(&failure.message);
         let message = message.to_owned();
-        let mut ours = if failure.is_unhandled() {
+        let ours = if failure.is_unhandled() {
             Self::unhandled(message)
         } else if failure.is_terminal() {
             Self::terminal(message)
         } else {
             Self::ordinary(message)
         };
-        let Some(details) = details else {
-            return ours;
-        };
-        if let Some(code) = details.get("code").and_then(Value::as_str) {
-            ours = ours.with_code(code.to_owned());
-        }
-        if let Some(kind) = details.get("kind").cloned() {
-            ours = ours.with_kind(serde_json::from_value(kind).unwrap_or_default());
-        }
-        if let Some(after) = retry_after(&details) {
-            ours = ours.with_retry_after(after);
-        }
-        match details.get("data") {
-            Some(data) => ours.with_data(data.clone()),
+        match details {
+            Some(details) => restore(ours, &Value::Object(details), KindPolicy::Any),
             None => ours,
         }
     }
@@ -89,13 +76,6 @@ fn has_details(failure: &ToolFailure) -> bool {
         || failure.kind() != FailureKind::Tool
         || failure.retry_after().is_some()
         || failure.data().is_some()
-}
-
-fn retry_after(details: &Map<String, Value>) -> Option<Duration> {
-    details
-        .get("retry_after_ms")
-        .and_then(Value::as_u64)
-        .map(Duration::from_millis)
 }
 
 /// `message` followed by the marker holding `details`, keys sorted whatever `serde_json`'s

@@ -66,6 +66,7 @@
 
 use std::time::Duration;
 
+use serde::Deserialize as _;
 use serde_json::Value;
 
 use super::{Classification, FailureKind, ToolFailure};
@@ -178,6 +179,64 @@ pub fn structured(failure: &ToolFailure) -> Value {
         structured.insert("data".into(), data.clone());
     }
     Value::Object(structured)
+}
+
+/// Which kinds [`restore`] takes from a [`structured`] object.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum KindPolicy {
+    /// Every kind: the object comes from a runtime in the same trust domain (car's IR).
+    Any,
+    /// Every kind but `unknown_tool`, which becomes `tool`: the object relays a peer's
+    /// failure, and a peer's words must never make a call look unserved, which would send it
+    /// to a fallback (car#3104).
+    Relayed,
+}
+
+/// `failure` with the fields of a [`structured`] object put back: `code`, `kind` (as
+/// `kinds` allows; an unknown kind is `tool`), `retry_after_ms` and `data`. Fields that are
+/// missing or of the wrong type leave `failure` as it is. The classification is the caller's
+/// to decide, from what it trusts.
+///
+/// ```
+/// use std::time::Duration;
+/// use tool_executor::{FailureKind, ToolFailure};
+/// use tool_executor::failure::transport::{KindPolicy, restore, structured};
+/// use serde_json::json;
+///
+/// let sent = ToolFailure::ordinary("busy")
+///     .with_code("rate_limited")
+///     .with_retry_after(Duration::from_millis(250))
+///     .with_data(json!({"queue": 3}));
+/// let back = restore(ToolFailure::ordinary("busy"), &structured(&sent), KindPolicy::Relayed);
+/// assert_eq!(back.code(), "rate_limited");
+/// assert_eq!(back.retry_after(), Some(Duration::from_millis(250)));
+/// assert_eq!(back.data(), Some(&json!({"queue": 3})));
+///
+/// let unserved = structured(&ToolFailure::unknown_tool("nope"));
+/// let relayed = restore(ToolFailure::ordinary("nope"), &unserved, KindPolicy::Relayed);
+/// assert_eq!(relayed.kind(), FailureKind::Tool);
+/// let local = restore(ToolFailure::ordinary("nope"), &unserved, KindPolicy::Any);
+/// assert_eq!(local.kind(), FailureKind::UnknownTool);
+/// ```
+#[must_use]
+pub fn restore(mut failure: ToolFailure, structured: &Value, kinds: KindPolicy) -> ToolFailure {
+    if let Some(code) = structured.get("code").and_then(Value::as_str) {
+        failure = failure.with_code(code.to_owned());
+    }
+    if let Some(kind) = structured.get("kind") {
+        let kind = FailureKind::deserialize(kind).unwrap_or_default();
+        failure = failure.with_kind(match (kind, kinds) {
+            (FailureKind::UnknownTool, KindPolicy::Relayed) => FailureKind::Tool,
+            (kind, _) => kind,
+        });
+    }
+    if let Some(ms) = structured.get("retry_after_ms").and_then(Value::as_u64) {
+        failure = failure.with_retry_after(Duration::from_millis(ms));
+    }
+    match structured.get("data") {
+        Some(data) => failure.with_data(data.clone()),
+        None => failure,
+    }
 }
 
 /// A2A's failure classes (`a2a_protocol_types::failure::FailureClass`, the `a2a-rust` failure

@@ -193,13 +193,23 @@ impl ToolContext {
         self
     }
 
-    /// Drops the context; an empty one without running its destructor, which has nothing to
-    /// free (a context-free tool drops its context on every call; measured in BENCHMARKS.md).
+    /// Drops the context when it has neither a deadline nor a cancellation token (an empty
+    /// one without running its destructor, which has nothing to free), or gives it back: what
+    /// a context-free tool does on every call (measured in BENCHMARKS.md).
+    ///
+    /// # Errors
+    /// The context itself, when it has a deadline or a token.
     #[inline]
-    pub(crate) fn release(self) {
+    pub(crate) fn release_unguarded(self) -> Result<(), Self> {
         if self.inner.get().is_none() {
             std::mem::forget(self);
+            return Ok(());
         }
+        if self.is_unguarded() {
+            drop(self);
+            return Ok(());
+        }
+        Err(self)
     }
 
     #[inline]

@@ -2,14 +2,12 @@
 //! blanket `impl ToolExecutor` that provides every seed method through it.
 
 use std::collections::HashMap;
-use std::future::Future;
-use std::pin::Pin;
 use std::sync::Arc;
-use std::task::{Context, Poll};
 
 use serde_json::Value;
 use tokio::sync::mpsc;
 
+use super::call::adapt::{Adapted, ForSeed};
 use super::context::ToolContext;
 use super::executor::{BoxFuture, SpecList, ToolExecution, ToolExecutor};
 use super::stream::ToolStreamChunk;
@@ -70,7 +68,7 @@ pub trait ContextExecutor: Send + Sync {
         params: &'a Value,
         ctx: ToolContext,
     ) -> BoxFuture<'a, Result<Value, String>> {
-        Box::pin(ForSeed::new(self.call(tool, params, ctx)))
+        Box::pin(Adapted::<_, ForSeed>::new(self.call(tool, params, ctx)))
     }
 
     /// Starts `tool` and returns its chunk stream ([`ToolExecutor::execute_stream`]). The
@@ -197,38 +195,5 @@ impl<E: ContextExecutor + ?Sized> ToolExecutor for E {
 
     fn specs(&self) -> SpecList {
         self.list_specs()
-    }
-}
-
-pin_project_lite::pin_project! {
-    /// A typed call's future as the seed's string layers see it: the output alone, a failure
-    /// as its text ([`for_seed`]).
-    #[must_use = "futures do nothing unless awaited"]
-    pub(crate) struct ForSeed<F> {
-        #[pin]
-        call: F,
-    }
-}
-
-impl<F> ForSeed<F> {
-    #[inline]
-    pub(crate) const fn new(call: F) -> Self {
-        Self { call }
-    }
-}
-
-impl<F> Future for ForSeed<F>
-where
-    F: Future<Output = Result<ToolExecution, ToolFailure>>,
-{
-    type Output = Result<Value, String>;
-
-    #[inline]
-    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
-        self.project().call.poll(cx).map(|result| {
-            result
-                .map(ToolExecution::into_output)
-                .map_err(|failure| for_seed(&failure))
-        })
     }
 }

@@ -6,8 +6,8 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
+use super::call::adapt::{Adapted, Executed, ForSeed, OutputOnly};
 use super::context::ToolContext;
-use super::context_executor::ForSeed;
 use super::executor::{BoxFuture, ToolExecution};
 use super::spec::ToolSpec;
 use crate::ToolFailure;
@@ -28,24 +28,43 @@ pub trait Tool: 'static {
     /// The tool's spec, built on first use and shared afterwards.
     fn spec() -> &'static Arc<ToolSpec>;
 
+    /// Whether the tool reads its context (it takes `&ToolContext` or has a `timeout`). One
+    /// that does not is run through [`output`](Self::output) whenever the call's context has no
+    /// deadline and no cancellation token: such a tool records no state changes and sees no
+    /// ids, so its context has nothing else to give it. `#[tool]` sets this.
+    const READS_CONTEXT: bool = true;
+
     /// Decodes `params`, runs the function under `ctx` and encodes its result.
     fn call(
         params: &Value,
         ctx: ToolContext,
     ) -> impl Future<Output = Result<ToolExecution, ToolFailure>> + Send + '_;
+
+    /// The result of a call with an empty context, without its (empty) state changes. The
+    /// default takes it from [`call`](Self::call); `#[tool]` writes it for a tool that does
+    /// not read its context, and makes `call` the same future under the context.
+    #[must_use = "futures do nothing unless awaited"]
+    fn output(params: &Value) -> impl Future<Output = Result<Value, ToolFailure>> + Send + '_ {
+        Adapted::<_, OutputOnly>::new(Self::call(params, ToolContext::new()))
+    }
 }
 
 type CallFn =
     for<'a> fn(&'a Value, ToolContext) -> BoxFuture<'a, Result<ToolExecution, ToolFailure>>;
 type SeedFn = for<'a> fn(&'a Value, ToolContext) -> BoxFuture<'a, Result<Value, String>>;
+type PlainFn = for<'a> fn(&'a Value) -> BoxFuture<'a, Result<ToolExecution, ToolFailure>>;
+type PlainSeedFn = for<'a> fn(&'a Value) -> BoxFuture<'a, Result<Value, String>>;
 
 /// A free-fn tool as a value: its spec and its call, boxed once per call either way it is
-/// asked for (typed, or as the seed's strings).
+/// asked for (typed, or as the seed's strings), and for a tool that does not read its context
+/// ([`Tool::READS_CONTEXT`]) the same two without it.
 #[derive(Clone, Copy)]
 pub struct FnTool {
     spec: fn() -> &'static Arc<ToolSpec>,
     call: CallFn,
     call_for_seed: SeedFn,
+    /// The calls of [`Tool::output`], for a context-free tool.
+    plain: Option<(PlainFn, PlainSeedFn)>,
 }
 
 impl FnTool {
@@ -56,6 +75,11 @@ impl FnTool {
             spec: T::spec,
             call: boxed::<T>,
             call_for_seed: boxed_for_seed::<T>,
+            plain: if T::READS_CONTEXT {
+                None
+            } else {
+                Some((boxed_plain::<T>, boxed_plain_for_seed::<T>))
+            },
         }
     }
 
@@ -72,7 +96,13 @@ impl FnTool {
         params: &'a Value,
         ctx: ToolContext,
     ) -> BoxFuture<'a, Result<ToolExecution, ToolFailure>> {
-        (self.call)(params, ctx)
+        let Some((plain, _)) = self.plain else {
+            return (self.call)(params, ctx);
+        };
+        match ctx.release_unguarded() {
+            Ok(()) => plain(params),
+            Err(ctx) => (self.call)(params, ctx),
+        }
     }
 
     /// The call for the seed's string layers, in one allocation.
@@ -82,7 +112,13 @@ impl FnTool {
         params: &'a Value,
         ctx: ToolContext,
     ) -> BoxFuture<'a, Result<Value, String>> {
-        (self.call_for_seed)(params, ctx)
+        let Some((_, plain)) = self.plain else {
+            return (self.call_for_seed)(params, ctx);
+        };
+        match ctx.release_unguarded() {
+            Ok(()) => plain(params),
+            Err(ctx) => (self.call_for_seed)(params, ctx),
+        }
     }
 }
 
@@ -99,7 +135,15 @@ fn boxed_for_seed<T: Tool>(
     params: &Value,
     ctx: ToolContext,
 ) -> BoxFuture<'_, Result<Value, String>> {
-    Box::pin(ForSeed::new(T::call(params, ctx)))
+    Box::pin(Adapted::<_, ForSeed>::new(T::call(params, ctx)))
+}
+
+fn boxed_plain<T: Tool>(params: &Value) -> BoxFuture<'_, Result<ToolExecution, ToolFailure>> {
+    Box::pin(Adapted::<_, Executed>::new(T::output(params)))
+}
+
+fn boxed_plain_for_seed<T: Tool>(params: &Value) -> BoxFuture<'_, Result<Value, String>> {
+    Box::pin(Adapted::<_, ForSeed>::new(T::output(params)))
 }
 
 impl fmt::Debug for FnTool {

@@ -7,6 +7,7 @@ use std::sync::Arc;
 use serde_json::Value;
 use tokio::sync::mpsc;
 
+use super::call::adapt::{Adapted, ForSeed};
 use super::context::ToolContext;
 use super::context_executor::ContextExecutor;
 use super::executor::{BoxFuture, SpecList, ToolExecution, ToolExecutor};
@@ -227,9 +228,7 @@ impl ContextExecutor for ToolSet {
         if let Some(Target::Fn(fn_tool)) = self.inner.routes.get(tool) {
             return fn_tool.call_for_seed(params, ctx);
         }
-        Box::pin(super::context_executor::ForSeed::new(
-            self.call(tool, params, ctx),
-        ))
+        Box::pin(Adapted::<_, ForSeed>::new(self.call(tool, params, ctx)))
     }
 
     fn stream<'a>(

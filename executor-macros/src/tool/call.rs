@@ -9,15 +9,13 @@ use super::spec::option_tokens;
 use super::types::{erase_lifetimes, span_of, type_text};
 
 // Input:  fn add(a: i64, b: i64) -> i64
-// Output, for a tool that does not read its context (no `&ToolContext`, no `timeout`):
-//     __rt::call_plain("add", __executor_ctx, async move {
-//         let [a0, a1] = __rt::arguments(__executor_params, &["a", "b"])?;   // see `decode_args`
-//         …
-//         __rt::encode(&add(a0, a1))
-//     })
-// and for a tool that reads it, the same body under `drive`, then its state changes:
+// Output, for a tool that does not read its context (no `&ToolContext`, no `timeout`), the
+// context-free output (`plain_output` below) under the call's context:
+//     __rt::call_plain("add", __executor_ctx, <Self as __rt::Tool>::output(__executor_params))
+// (a `#[tools]` method, which has no `Tool::output`, puts `plain_output`'s future there); and
+// for a tool that reads it, the body under `drive`, then its state changes:
 //     async move {
-//         let body = async { /* as above */ };
+//         let body = async { /* decode, invoke, encode: see `plain_output` */ };
 //         let out = __rt::drive("add", &ctx, timeout, pin!(body)).await?;
 //         __rt::finish(out, &ctx)
 //     }
@@ -29,16 +27,17 @@ use super::types::{erase_lifetimes, span_of, type_text};
 pub fn call_body(model: &ToolFn, receiver: Option<TokenStream>) -> TokenStream {
     let name = &model.name;
     let ctx = ctx_ident();
-    let decode = decode_args(model);
     if !reads_context(model) {
-        let invoke = invoke(model, receiver, &quote!(&#ctx));
-        return quote! {
-            __rt::call_plain(#name, #ctx, async move {
-                #decode
-                #invoke
-            })
+        let output = match receiver {
+            None => {
+                let params = params_ident();
+                quote!(<Self as __rt::Tool>::output(#params))
+            }
+            receiver => plain_output(model, receiver),
         };
+        return quote!(__rt::call_plain(#name, #ctx, #output));
     }
+    let decode = decode_args(model);
     let timeout = option_tokens(
         model
             .timeout_ms
@@ -80,6 +79,26 @@ pub fn call_body(model: &ToolFn, receiver: Option<TokenStream>) -> TokenStream {
             .await?;
             __rt::finish(__executor_output, &#ctx)
         }
+    }
+}
+
+// Input:  fn add(a: i64, b: i64) -> i64
+// Output: what `Tool::output` returns for a tool that does not read its context:
+//     __rt::plain_output("add", async move {
+//         let [a0, a1] = __rt::arguments(__executor_params, &["a", "b"])?;   // see `decode_args`
+//         …
+//         __rt::encode(&add(a0, a1))
+//     })
+pub fn plain_output(model: &ToolFn, receiver: Option<TokenStream>) -> TokenStream {
+    let name = &model.name;
+    let decode = decode_args(model);
+    let ctx = ctx_ident();
+    let invoke = invoke(model, receiver, &quote!(&#ctx));
+    quote! {
+        __rt::plain_output(#name, async move {
+            #decode
+            #invoke
+        })
     }
 }
 

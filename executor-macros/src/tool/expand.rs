@@ -5,7 +5,7 @@ use proc_macro2::{Ident, Span, TokenStream};
 use quote::{ToTokens, quote, quote_spanned};
 use syn::Path;
 
-use super::call::{call_body, ctx_ident, params_ident};
+use super::call::{call_body, ctx_ident, params_ident, plain_output, reads_context};
 use super::model::{ToolFn, ToolsImpl};
 use super::spec::spec;
 use crate::attr::path_text;
@@ -31,20 +31,29 @@ pub fn expand_fn(model: &ToolFn, func: &syn::ItemFn) -> TokenStream {
         SPEC.get_or_init(|| __rt::Arc::new(#spec))
     };
     let call = call_body(model, None);
-    tool_items(func, &model.krate, &model.name, &spec_body, &call)
+    let output = (!reads_context(model)).then(|| plain_output(model, None));
+    tool_items(
+        func,
+        &model.krate,
+        &model.name,
+        &spec_body,
+        &call,
+        output.as_ref(),
+    )
 }
 
 /// The function as written; the struct named like it (a braced struct lives only in the type
 /// namespace, so the function's path also names its tool; it is never constructed); and in
 /// the `const _` block its inherent `spec()` (so users need not import `Tool`) and its `Tool`
-/// impl with the given bodies. The fallback on error emits the same items with bodies that
-/// never run.
+/// impl with the given bodies (and, for a tool that does not read its context, its
+/// `Tool::output`). The fallback on error emits the same items with bodies that never run.
 pub fn tool_items(
     func: &syn::ItemFn,
     krate: &CratePath,
     name: &str,
     spec_body: &TokenStream,
     call_body: &TokenStream,
+    output_body: Option<&TokenStream>,
 ) -> TokenStream {
     let runtime = krate.runtime();
     let ident = &func.sig.ident;
@@ -56,6 +65,22 @@ pub fn tool_items(
          for `toolset![{ident}]` and `{ident}::spec()`."
     );
     let spec_doc = format!("The spec of the `{name}` tool, built on first use and shared.");
+    let reads_context = output_body.map(|_| {
+        quote!(
+            const READS_CONTEXT: bool = false;
+        )
+    });
+    let output = output_body.map(|body| {
+        quote! {
+            #[inline]
+            fn output(
+                #params: &__rt::Value,
+            ) -> impl __rt::core::future::Future<Output = __rt::Result<__rt::Value, __rt::ToolFailure>>
+                   + __rt::core::marker::Send + '_ {
+                #body
+            }
+        }
+    });
     quote! {
         #func
 
@@ -79,6 +104,7 @@ pub fn tool_items(
             #[automatically_derived]
             impl __rt::Tool for #ident {
                 const NAME: &'static str = #name;
+                #reads_context
 
                 fn spec() -> &'static __rt::Arc<__rt::ToolSpec> {
                     #spec_body
@@ -94,6 +120,8 @@ pub fn tool_items(
                        + __rt::core::marker::Send + '_ {
                     #call_body
                 }
+
+                #output
             }
         };
     }

@@ -25,7 +25,7 @@ pub fn tool_fn(func: &ItemFn, krate: &CratePath, error: &syn::Error) -> TokenStr
     let call_body = quote! {
         __rt::core::future::pending::<__rt::Result<__rt::ToolExecution, __rt::ToolFailure>>()
     };
-    let mut out = super::expand::tool_items(func, krate, name, &spec_body, &call_body);
+    let mut out = super::expand::tool_items(func, krate, name, &spec_body, &call_body, None);
     out.extend(error.to_compile_error());
     out
 }

@@ -19,6 +19,7 @@ const _: () = {
     #[automatically_derived]
     impl __rt::Tool for add {
         const NAME: &'static str = "add";
+        const READS_CONTEXT: bool = false;
         fn spec() -> &'static __rt::Arc<__rt::ToolSpec> {
             static SPEC: __rt::OnceLock<__rt::Arc<__rt::ToolSpec>> = __rt::OnceLock::new();
             SPEC.get_or_init(|| __rt::Arc::new(
@@ -48,6 +49,17 @@ const _: () = {
             __rt::call_plain(
                 "add",
                 __executor_ctx,
+                <Self as __rt::Tool>::output(__executor_params),
+            )
+        }
+        #[inline]
+        fn output(
+            __executor_params: &__rt::Value,
+        ) -> impl __rt::core::future::Future<
+            Output = __rt::Result<__rt::Value, __rt::ToolFailure>,
+        > + __rt::core::marker::Send + '_ {
+            __rt::plain_output(
+                "add",
                 async move {
                     let [__executor_arg_0, __executor_arg_1] = __rt::arguments(
                         __executor_params,

@@ -25,18 +25,21 @@ const _: () = {
                         __rt::call_plain(
                             "bump",
                             __executor_ctx,
-                            async move {
-                                let [__executor_arg_0] = __rt::arguments(
-                                    __executor_params,
-                                    &["by"],
-                                )?;
-                                let __executor_arg_0: u64 = __rt::required(
-                                    __executor_arg_0,
-                                    "by",
-                                    "u64",
-                                )?;
-                                __rt::encode(&self.bump(__executor_arg_0).await)
-                            },
+                            __rt::plain_output(
+                                "bump",
+                                async move {
+                                    let [__executor_arg_0] = __rt::arguments(
+                                        __executor_params,
+                                        &["by"],
+                                    )?;
+                                    let __executor_arg_0: u64 = __rt::required(
+                                        __executor_arg_0,
+                                        "by",
+                                        "u64",
+                                    )?;
+                                    __rt::encode(&self.bump(__executor_arg_0).await)
+                                },
+                            ),
                         ),
                     )
                 }

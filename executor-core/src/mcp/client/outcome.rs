@@ -1,11 +1,10 @@
 //! What comes back from an MCP server, as specs, outputs and failures.
 
-use std::time::Duration;
-
 use rmcp::model::{CallToolResult, ErrorCode, Tool};
 use rmcp::service::ServiceError;
 use serde_json::Value;
 
+use crate::failure::transport::{KindPolicy, restore};
 use crate::mcp::convert::{FAILURE_META_KEY, RESULT_KEY, is_object_schema};
 use crate::{Classification, FailureKind, ToolAnnotations, ToolExecution, ToolFailure, ToolSpec};
 
@@ -120,29 +119,13 @@ pub(super) fn from_result(
 /// carries the code and classification (`structured`), which are kept; a relayed failure is
 /// never unhandled (car#3104).
 fn relayed_failure(text: String, structured: Option<&Value>) -> ToolFailure {
-    let mut failure = ToolFailure::ordinary(text).with_code("mcp_tool_error");
+    let failure = ToolFailure::ordinary(text).with_code("mcp_tool_error");
     let Some(structured) = structured else {
         return failure;
     };
-    if let Some(code) = structured.get("code").and_then(Value::as_str) {
-        failure = failure.with_code(code.to_owned());
-    }
+    let failure = restore(failure, structured, KindPolicy::Relayed);
     if structured.get("classification").and_then(Value::as_str) == Some("terminal") {
-        failure = failure.with_classification(Classification::Terminal);
-    }
-    let kind = match structured.get("kind").and_then(Value::as_str) {
-        Some("invalid_arguments") => FailureKind::InvalidArguments,
-        Some("timeout") => FailureKind::Timeout,
-        Some("cancelled") => FailureKind::Cancelled,
-        Some("internal") => FailureKind::Internal,
-        _ => FailureKind::Tool,
-    };
-    failure = failure.with_kind(kind);
-    if let Some(ms) = structured.get("retry_after_ms").and_then(Value::as_u64) {
-        failure = failure.with_retry_after(Duration::from_millis(ms));
-    }
-    if let Some(data) = structured.get("data") {
-        failure = failure.with_data(data.clone());
+        return failure.with_classification(Classification::Terminal);
     }
     failure
 }

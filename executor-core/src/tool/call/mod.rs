@@ -1,8 +1,9 @@
 //! The call path every tool runs on: the argument decoder ([`args`]), the one panic
 //! boundary ([`CatchUnwind`]), the deadline and cancellation guard ([`drive`]), and the
-//! context-free fast path ([`call_plain`]), and sync tools on the blocking pool
+//! context-free fast path ([`plain_output`], [`call_plain`]), and sync tools on the blocking pool
 //! ([`call_blocking`]).
 
+pub(crate) mod adapt;
 pub(crate) mod args;
 mod blocking;
 mod catch;
@@ -129,28 +130,72 @@ where
     .await
 }
 
-// Input:  a context-free tool's body (decode, run, encode) and the call's context
-// Output: the body under a panic boundary when the context has no deadline and no token (the
-//         context is dropped here, so no tool future carries it), else the body under the
-//         context's deadline and token, in one more allocation next to the timer.
-/// A call of a tool that reads nothing of its context but the deadline and the cancellation
-/// token (it takes no `&ToolContext` and has no `timeout`): `body` with its output as a
-/// [`ToolExecution`], a panic an internal failure of `tool`.
+// Input:  a context-free tool's body (decode, run, encode)
+// Output: the body under the panic boundary, its output a `Value`: what `Tool::output`
+//         returns, and what `call_plain` runs with or without the call's context.
+/// The output of a tool that reads nothing of its context (it takes no `&ToolContext` and has
+/// no `timeout`): `body` under the panic boundary, a panic an internal failure of `tool`.
 #[inline]
-pub fn call_plain<'a, F>(tool: &'static str, ctx: ToolContext, body: F) -> PlainCall<'a, F>
+pub fn plain_output<F>(tool: &'static str, body: F) -> PlainOutput<F>
+where
+    F: Future<Output = Result<Value, ToolFailure>>,
+{
+    PlainOutput {
+        tool,
+        body: CatchUnwind::new(body),
+    }
+}
+
+pin_project_lite::pin_project! {
+    /// The future [`plain_output`] returns.
+    #[must_use = "futures do nothing unless awaited"]
+    pub struct PlainOutput<F> {
+        tool: &'static str,
+        #[pin]
+        body: CatchUnwind<F>,
+    }
+}
+
+impl<F> Future for PlainOutput<F>
+where
+    F: Future<Output = Result<Value, ToolFailure>>,
+{
+    type Output = Result<Value, ToolFailure>;
+
+    // Always inlined: every wrapper of the plain call (`PlainCall`, `FnTool`'s boxes) then
+    // polls the body itself instead of copying its result through one more frame (measured in
+    // BENCHMARKS.md).
+    #[allow(clippy::inline_always)]
+    #[inline(always)]
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        let this = self.project();
+        let tool = *this.tool;
+        this.body.poll(cx).map(|caught| flatten(tool, caught))
+    }
+}
+
+// Input:  a context-free tool's output future and the call's context
+// Output: the output as a `ToolExecution` when the context has no deadline and no token (the
+//         context is dropped here, so no tool future carries it), else the output under them,
+//         in one more allocation next to the timer.
+/// A call of `tool`, which reads nothing of its context: such a tool records no state changes
+/// (so any expected effects hold) and sees no ids, so the context only matters for its
+/// deadline and cancellation token.
+/// `output` is the tool's [`plain_output`] (directly or as `Tool::output`), which catches the
+/// body's panics itself.
+#[inline]
+pub fn call_plain<'a, F>(tool: &'static str, ctx: ToolContext, output: F) -> PlainCall<'a, F>
 where
     F: Future<Output = Result<Value, ToolFailure>> + Send + 'a,
 {
-    let state = if ctx.is_unguarded() {
-        ctx.release();
-        PlainState::Unguarded {
-            tool,
-            body: CatchUnwind::new(body),
-        }
-    } else {
-        PlainState::Guarded {
-            call: Box::pin(async move { guarded(tool, &ctx, None, body).await }),
-        }
+    let state = match ctx.release_unguarded() {
+        Ok(()) => PlainState::Inert { output },
+        Err(ctx) => PlainState::Guarded {
+            call: Box::pin(async move {
+                let out = guarded(tool, &ctx, None, output).await?;
+                Ok(ToolExecution::output_only(out))
+            }),
+        },
     };
     PlainCall { state }
 }
@@ -167,10 +212,10 @@ pin_project_lite::pin_project! {
 pin_project_lite::pin_project! {
     #[project = PlainProj]
     enum PlainState<'a, F> {
-        /// No deadline and no token: the body under the panic boundary, in place.
-        Unguarded { tool: &'static str, #[pin] body: CatchUnwind<F> },
-        /// The body, the timer and the cancellation wait, in one allocation.
-        Guarded { call: crate::BoxFuture<'a, Result<Value, ToolFailure>> },
+        /// No deadline and no token: the output, in place.
+        Inert { #[pin] output: F },
+        /// The output, the timer and the cancellation wait, in one allocation.
+        Guarded { call: crate::BoxFuture<'a, Result<ToolExecution, ToolFailure>> },
     }
 }
 
@@ -180,17 +225,15 @@ where
 {
     type Output = Result<ToolExecution, ToolFailure>;
 
-    // Always inlined: the seed's `execute` wraps it in `ForSeed`, whose poll then takes the
-    // output without copying the execution through a second function (measured in
-    // BENCHMARKS.md).
     #[allow(clippy::inline_always)]
     #[inline(always)]
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
-        let poll = match self.project().state.project() {
-            PlainProj::Unguarded { tool, body } => body.poll(cx).map(|c| flatten(tool, c)),
+        match self.project().state.project() {
+            PlainProj::Inert { output } => output
+                .poll(cx)
+                .map(|output| output.map(ToolExecution::output_only)),
             PlainProj::Guarded { call } => call.as_mut().poll(cx),
-        };
-        poll.map(|output| output.map(ToolExecution::output_only))
+        }
     }
 }
 
