@@ -139,6 +139,34 @@ async fn retry_after_is_never_cut_short() {
     assert_eq!(gaps(&script), [Duration::from_secs(5)]);
 }
 
+/// `Runtime::call` polls an unguarded first attempt itself and boxes the rest: attempts that
+/// wait, on both sides of the retry, are polled to their end and timed as scheduled.
+#[tokio::test(start_paused = true)]
+async fn a_plain_call_waits_through_a_slow_first_attempt_and_its_retry() {
+    let hinted = busy().with_retry_after(50 * MS);
+    let steps = [
+        after(10 * MS, fail(hinted)),
+        after(20 * MS, ok(json!("late"))),
+    ];
+    let script = Script::new("slow", steps);
+    let rt = runtime(&script, RetryPolicy::exponential(Duration::ZERO));
+    let started = Instant::now();
+    let done = rt.call("slow", &json!({})).await.unwrap();
+    assert_eq!(done.output, json!("late"));
+    assert_eq!(started.elapsed(), 80 * MS, "10 ms, the 50 ms hint, 20 ms");
+    assert_eq!(script.attempts(), [1, 2]);
+    assert_eq!(gaps(&script), [60 * MS]);
+
+    // A slow first attempt that succeeds is returned as it is, checked.
+    let script = Script::new("slow", [after(10 * MS, ok(json!({"n": 1u64 << 53})))]);
+    let failure = runtime(&script, RetryPolicy::default())
+        .call("slow", &json!({}))
+        .await
+        .unwrap_err();
+    assert_eq!(failure.code(), "non_i_json_output");
+    assert_eq!(script.attempts(), [1], "a failed check is not retried");
+}
+
 #[tokio::test(start_paused = true)]
 async fn a_hint_the_deadline_cannot_hold_ends_the_call_at_once() {
     let hinted = busy().with_retry_after(Duration::from_secs(5));

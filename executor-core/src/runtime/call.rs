@@ -95,10 +95,21 @@ impl Config {
     /// Whether a call of `tool` without a caller's key gets one: when the policy may retry it
     /// although its hints say repeating it may repeat its effect (see [`has_side_effects`]).
     /// Other calls are safe to repeat, so a key would only cost an allocation per call.
+    #[inline]
     fn makes_keys_for(&self, tool: &str) -> bool {
-        self.policy.attempts() > 1
-            && self.policy.retries_side_effects()
+        self.policy.retries_side_effects()
+            && self.policy.attempts() > 1
             && self.hints.get(tool).is_some_and(has_side_effects)
+    }
+
+    /// Whether a call of `tool` with the default options runs unguarded: no time limit, no
+    /// concurrency limit and no idempotency key to make.
+    #[inline]
+    pub(super) fn guards_nothing(&self, tool: &str) -> bool {
+        self.call_timeout.is_none()
+            && self.attempt_timeout.is_none()
+            && !self.limits.applies_to(tool)
+            && !self.makes_keys_for(tool)
     }
 
     /// How long to wait before retrying after `failure` on attempt `attempt`, or `None` to stop:
@@ -140,7 +151,7 @@ pub(super) fn run<'a>(
     )
 }
 
-async fn attempts(
+pub(super) async fn attempts(
     config: &Config,
     tool: &str,
     args: &Value,
@@ -148,13 +159,26 @@ async fn attempts(
 ) -> Result<ToolExecution, ToolFailure> {
     let (deadline, generated) = start(config, tool, options);
     let key = options.idempotency_key.as_deref().or(generated.as_deref());
-    let mut attempt = 1;
+    from_attempt(config, tool, args, options, deadline, key, 1).await
+}
+
+/// The attempts of a call from attempt `attempt` on, each after the backoff of the one before.
+pub(super) async fn from_attempt(
+    config: &Config,
+    tool: &str,
+    args: &Value,
+    options: &CallOptions,
+    deadline: Option<Limit>,
+    key: Option<&str>,
+    mut attempt: u32,
+) -> Result<ToolExecution, ToolFailure> {
     loop {
         let once = attempt_once(config, tool, args, options, attempt, deadline, key);
-        let failure = match trace::attempt(tool, attempt, once).await {
-            Ok(execution) => {
-                config.check(tool, &execution, options.expected_effects.as_ref())?;
-                return Ok(execution);
+        let outcome = trace::attempt(tool, attempt, once).await;
+        let failure = match outcome {
+            Ok(ref execution) => {
+                config.check(tool, execution, options.expected_effects.as_ref())?;
+                return outcome;
             }
             Err(failure) => failure,
         };

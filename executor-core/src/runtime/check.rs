@@ -18,8 +18,27 @@ pub const MAX_SAFE_INTEGER: u64 = (1 << 53) - 1;
 ///
 /// A failure here is terminal: the tool has run, its effect may have happened, and the same
 /// call would answer the same way.
+///
+/// The common case, no state changes, no expected effects and an I-JSON output, is decided in
+/// the caller; everything else (and every failure) out of line in [`execution_in_full`].
 #[inline]
 pub(super) fn execution(
+    tool: &str,
+    execution: &ToolExecution,
+    i_json: bool,
+    expected: Option<&HashMap<String, Value>>,
+) -> Result<(), ToolFailure> {
+    if expected.is_none()
+        && execution.state_changes.is_empty()
+        && (!i_json || walk(&execution.output))
+    {
+        return Ok(());
+    }
+    execution_in_full(tool, execution, i_json, expected)
+}
+
+#[inline(never)]
+fn execution_in_full(
     tool: &str,
     execution: &ToolExecution,
     i_json: bool,
@@ -35,9 +54,7 @@ pub(super) fn execution(
                 problem,
             ));
         }
-        // Most calls record nothing: skip building the map's iterator.
-        let changes = (!execution.state_changes.is_empty()).then_some(&execution.state_changes);
-        for (key, value) in changes.into_iter().flatten() {
+        for (key, value) in &execution.state_changes {
             if let Some((pointer, problem)) = violation(value) {
                 let pointer = format!("/{}{pointer}", escape(key));
                 let code = "non_i_json_state_change";
@@ -99,10 +116,17 @@ fn violation(value: &Value) -> Option<(String, &'static str)> {
 
 /// Whether every number in `value` is one an I-JSON reader holds exactly.
 ///
-/// The walk checks scalars in place and only calls itself for a nested array or object: a
-/// call per value cost more than the check (measured in BENCHMARKS.md).
+/// The walk checks scalars in place and only calls out of line for a nested array or object:
+/// a call per value cost more than the check (measured in BENCHMARKS.md).
 #[must_use]
 pub fn is_i_json(value: &Value) -> bool {
+    walk(value)
+}
+
+/// [`is_i_json`], always inlined: the top level of an output is walked in its caller.
+#[allow(clippy::inline_always)] // measured: once per checked success (BENCHMARKS.md, section 8)
+#[inline(always)]
+fn walk(value: &Value) -> bool {
     match value {
         Value::Array(items) => items.iter().all(item_is_i_json),
         Value::Object(map) => map.values().all(item_is_i_json),
@@ -111,7 +135,8 @@ pub fn is_i_json(value: &Value) -> bool {
 }
 
 /// One value of a walk: a scalar checked here, a container walked by [`is_i_json`].
-#[inline]
+#[allow(clippy::inline_always)] // as `walk`: once per value of the top level
+#[inline(always)]
 fn item_is_i_json(value: &Value) -> bool {
     match value {
         Value::Number(n) => number_is_i_json(n),
@@ -121,7 +146,8 @@ fn item_is_i_json(value: &Value) -> bool {
 }
 
 /// [`number_problem`] as a yes or no, without building its answer.
-#[inline]
+#[allow(clippy::inline_always)] // as `walk`: once per number of the top level
+#[inline(always)]
 fn number_is_i_json(n: &serde_json::Number) -> bool {
     if let Some(u) = n.as_u64() {
         return u <= MAX_SAFE_INTEGER;

@@ -45,6 +45,7 @@ mod compose;
 mod handle;
 mod limit;
 mod options;
+mod plain;
 mod retry;
 mod stream;
 mod trace;
@@ -230,8 +231,7 @@ impl Runtime {
         tool: &'a str,
         args: &'a Value,
     ) -> impl Future<Output = Result<ToolExecution, ToolFailure>> + Send + 'a {
-        static PLAIN: CallOptions = CallOptions::PLAIN;
-        call::run(&self.config, tool, args, &PLAIN)
+        plain::run(&self.config, tool, args)
     }
 
     /// Like [`call`](Self::call), with options.

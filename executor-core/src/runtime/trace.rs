@@ -8,6 +8,7 @@
 use std::future::Future;
 
 use crate::ToolFailure;
+use crate::tool::BoxFuture;
 
 /// The span of one call (every attempt and backoff inside it).
 #[cfg(feature = "tracing")]
@@ -47,6 +48,16 @@ where
         "executor.duration_ms" = tracing::field::Empty,
     );
     Traced::new(span, fut, false)
+}
+
+/// [`attempt`] of an executor's boxed future, as a boxed future.
+#[cfg(feature = "tracing")]
+pub(super) fn boxed_attempt<'a, T: 'a>(
+    tool: &str,
+    attempt: u32,
+    fut: BoxFuture<'a, Result<T, ToolFailure>>,
+) -> BoxFuture<'a, Result<T, ToolFailure>> {
+    Box::pin(self::attempt(tool, attempt, fut))
 }
 
 #[cfg(feature = "tracing")]
@@ -116,6 +127,17 @@ pub(super) fn call<F, T>(_tool: &str, _call_id: &str, fut: F) -> F
 where
     F: Future<Output = Result<T, ToolFailure>>,
 {
+    fut
+}
+
+/// [`attempt`] of an executor's boxed future: without the feature, the future itself.
+#[cfg(not(feature = "tracing"))]
+#[inline]
+pub(super) fn boxed_attempt<'a, T>(
+    _tool: &str,
+    _attempt: u32,
+    fut: BoxFuture<'a, Result<T, ToolFailure>>,
+) -> BoxFuture<'a, Result<T, ToolFailure>> {
     fut
 }
 

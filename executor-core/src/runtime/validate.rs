@@ -14,6 +14,7 @@ impl Config {
     /// Checks `execution` of `tool` as configured: I-JSON numbers, the expected effects' keys,
     /// then the output schema. A failure is terminal (the tool has run; the same call would
     /// answer the same way).
+    #[inline]
     pub(super) fn check(
         &self,
         tool: &str,
