@@ -15,7 +15,7 @@ use super::fn_tool::{FnTool, Tool};
 use super::route::{RouteTable, unserved};
 use super::spec::ToolSpec;
 use super::stream::ToolStreamChunk;
-use super::stream_task::spawn_stream;
+use super::stream_task::stream_clone;
 use crate::ToolFailure;
 
 #[derive(Clone)]
@@ -237,8 +237,7 @@ impl ContextExecutor for ToolSet {
         params: &'a Value,
         action_id: &'a str,
     ) -> BoxFuture<'a, Result<mpsc::Receiver<ToolStreamChunk>, String>> {
-        let started = spawn_stream(self.clone(), tool, params, action_id);
-        Box::pin(std::future::ready(started))
+        stream_clone(self, tool, params, action_id)
     }
 
     fn list_specs(&self) -> SpecList {

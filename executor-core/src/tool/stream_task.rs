@@ -59,6 +59,26 @@ where
     Ok(rx)
 }
 
+/// [`spawn_stream`] on a clone of `executor`, as the boxed future
+/// [`ContextExecutor::stream`](super::ContextExecutor::stream) returns: what every executor
+/// that is `Clone + 'static` streams with.
+pub(crate) fn stream_clone<E>(
+    executor: &E,
+    tool: &str,
+    params: &Value,
+    action_id: &str,
+) -> BoxFuture<'static, Result<mpsc::Receiver<ToolStreamChunk>, String>>
+where
+    E: ToolExecutor + Clone + 'static,
+{
+    Box::pin(std::future::ready(spawn_stream(
+        executor.clone(),
+        tool,
+        params,
+        action_id,
+    )))
+}
+
 /// Autoref specialization for `#[tools]` streaming: a `Clone + 'static` executor streams by
 /// moving a clone into the task; any other gets a clear error naming the fix.
 pub struct StreamProbe<'a, T>(pub &'a T);
@@ -81,12 +101,7 @@ impl<T: ToolExecutor + Clone + 'static> StreamByClone for StreamProbe<'_, T> {
         params: &Value,
         action_id: &str,
     ) -> BoxFuture<'static, Result<mpsc::Receiver<ToolStreamChunk>, String>> {
-        Box::pin(std::future::ready(spawn_stream(
-            self.0.clone(),
-            tool,
-            params,
-            action_id,
-        )))
+        stream_clone(self.0, tool, params, action_id)
     }
 }
 

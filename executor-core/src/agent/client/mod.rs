@@ -386,12 +386,7 @@ impl ContextExecutor for A2aToolExecutor {
         params: &'a Value,
         action_id: &'a str,
     ) -> BoxFuture<'a, Result<mpsc::Receiver<ToolStreamChunk>, String>> {
-        Box::pin(std::future::ready(crate::spawn_stream(
-            self.clone(),
-            tool,
-            params,
-            action_id,
-        )))
+        crate::tool::stream_task::stream_clone(self, tool, params, action_id)
     }
 
     fn list_specs(&self) -> SpecList {

@@ -491,12 +491,7 @@ impl ContextExecutor for McpToolExecutor {
         params: &'a Value,
         action_id: &'a str,
     ) -> BoxFuture<'a, Result<mpsc::Receiver<crate::ToolStreamChunk>, String>> {
-        Box::pin(std::future::ready(crate::spawn_stream(
-            self.clone(),
-            tool,
-            params,
-            action_id,
-        )))
+        crate::tool::stream_task::stream_clone(self, tool, params, action_id)
     }
 
     fn list_specs(&self) -> SpecList {
