@@ -118,11 +118,11 @@ fn main() {
         },
     );
     compare(
-        "call: ours Tool::call (no ToolSet) / hand",
+        "call: ours Tool::run (no ToolSet) / hand",
         rounds,
         hand_call,
         || {
-            black_box(ready(<ours::t10 as tool_executor::Tool>::call(
+            black_box(ready(<ours::t10 as tool_executor::Tool>::run(
                 black_box(&args),
                 tool_executor::ToolContext::new(),
             )))

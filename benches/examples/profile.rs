@@ -5,7 +5,7 @@
 //! valgrind --tool=callgrind target/release/examples/profile ours 100000
 //! ```
 //!
-//! Styles: `ours` (through the `ToolSet`), `ours_execute` (the seed's plain `execute`), `ours_borrowed`, `ours_tool` (`Tool::call` directly),
+//! Styles: `ours` (through the `ToolSet`), `ours_execute` (the seed's plain `execute`), `ours_borrowed`, `ours_tool` (`Tool::run` directly),
 //! `ours_ctx` (`ToolSet::execute_with_context` with a new context), `runtime` (`Runtime::call`
 //! over the same set, default policy), `answer` (an OpenAI Chat completion with one tool call
 //! answered by `Definitions::answer`, its messages moved out with `into_messages`),
@@ -94,7 +94,7 @@ fn main() {
             ))
             .is_ok(),
             "ours_execute" => ready(set.execute(black_box(CALLED), black_box(&params))).is_ok(),
-            "ours_tool" => ready(<ours::t10 as tool_executor::Tool>::call(
+            "ours_tool" => ready(<ours::t10 as tool_executor::Tool>::run(
                 black_box(&params),
                 tool_executor::ToolContext::new(),
             ))

@@ -23,7 +23,9 @@ pub use crate::schema::{InputSchema, output_schema};
 pub use crate::tool::call::args::{
     arguments, decode, describe, encode, missing, or_default, required, unknown,
 };
-pub use crate::tool::call::{ResultParts, call_blocking, call_plain, drive, finish, plain_output};
+pub use crate::tool::call::{
+    ResultParts, call_blocking, call_context_free, context_free_output, drive, finish,
+};
 pub use crate::tool::fn_tool::FnTool;
 pub use crate::tool::route::unserved;
 pub use crate::tool::set::{check_unique_name, tool_set};

@@ -449,7 +449,7 @@ fn tool_error(name: &str, error: &Value) -> ToolFailure {
 }
 
 impl ContextExecutor for SubprocessToolExecutor {
-    fn call<'a>(
+    fn dispatch<'a>(
         &'a self,
         tool: &'a str,
         params: &'a Value,

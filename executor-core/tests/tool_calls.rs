@@ -150,12 +150,12 @@ fn cancellation_drops_the_tool_future() {
 #[test]
 fn tools_that_do_not_read_their_context_answer_alike_under_any_seed_method() {
     rt().block_on(async {
-        let out = <add as Tool>::call(&json!({"a": 2, "b": 3}), ToolContext::new())
+        let out = <add as Tool>::run(&json!({"a": 2, "b": 3}), ToolContext::new())
             .await
             .unwrap();
         assert_eq!(out.output, json!(5));
         assert!(out.state_changes.is_empty());
-        let failure = <add as Tool>::call(&json!({"a": "two"}), ToolContext::new())
+        let failure = <add as Tool>::run(&json!({"a": "two"}), ToolContext::new())
             .await
             .unwrap_err();
         assert_eq!(failure.kind(), FailureKind::InvalidArguments);
@@ -206,12 +206,12 @@ fn tools_without_a_context_still_honour_deadlines_and_tokens() {
         );
 
         NAP_DROPPED.store(false, Ordering::SeqCst);
-        let failure = bounded(Box::pin(<nap as Tool>::call(
+        let failure = bounded(Box::pin(<nap as Tool>::run(
             &params,
             ToolContext::new().with_timeout(Duration::from_millis(20)),
         )))
         .await
-        .expect("a deadline bounds `Tool::call` too")
+        .expect("a deadline bounds `Tool::run` too")
         .unwrap_err();
         assert_eq!(failure.kind(), FailureKind::Timeout);
         assert!(NAP_DROPPED.load(Ordering::SeqCst));
@@ -307,14 +307,14 @@ fn the_output_entry_answers_as_the_call_with_an_empty_context() {
     rt().block_on(async {
         let params = json!({"a": 2, "b": 3});
         let output = <add as Tool>::output(&params).await.unwrap();
-        let call = <add as Tool>::call(&params, ToolContext::new())
+        let call = <add as Tool>::run(&params, ToolContext::new())
             .await
             .unwrap();
         assert_eq!(output, json!(5));
         assert_eq!(output, call.output);
         let bad = json!({"a": "two"});
         let output = <add as Tool>::output(&bad).await.unwrap_err();
-        let call = <add as Tool>::call(&bad, ToolContext::new())
+        let call = <add as Tool>::run(&bad, ToolContext::new())
             .await
             .unwrap_err();
         assert_eq!(output.kind(), FailureKind::InvalidArguments);

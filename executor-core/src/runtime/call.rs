@@ -144,7 +144,7 @@ pub(super) fn run<'a>(
     args: &'a Value,
     options: &'a CallOptions,
 ) -> impl Future<Output = Result<ToolExecution, ToolFailure>> + Send + 'a {
-    trace::call(
+    trace::instrument(
         tool,
         &options.action_id,
         attempts(config, tool, args, options),
@@ -207,7 +207,7 @@ pub(super) fn start(
 
 /// The wait before retrying after `failure` on attempt `attempt` (cut short by the call's
 /// token), or `failure` when the call stops there ([`Config::next_delay`]). Boxed: the timer is
-/// only needed on a retry, so a plain call's future is smaller.
+/// only needed on a retry, so a call with the default options's future is smaller.
 pub(super) fn backoff<'a>(
     config: &Config,
     tool: &'a str,
@@ -234,7 +234,7 @@ pub(super) fn backoff<'a>(
 
 /// One attempt. An attempt with nothing to wait for or guard (no limit, slot, deadline or
 /// token) is the executor's own future, decided in line; the guarded path's timers and
-/// semaphore waits live in a box of their own ([`guarded_attempt`], out of line), so a plain
+/// semaphore waits live in a box of their own ([`guarded_attempt`], out of line), so an unguarded
 /// call neither allocates for them nor moves their space around with every future that holds
 /// the attempt (measured in BENCHMARKS.md).
 #[inline]
@@ -247,11 +247,11 @@ pub(super) fn attempt_once<'a>(
     deadline: Option<Limit>,
     key: Option<&'a str>,
 ) -> BoxFuture<'a, Result<ToolExecution, ToolFailure>> {
-    let plain = deadline.is_none()
+    let unguarded = deadline.is_none()
         && options.cancellation.is_none()
         && config.attempt_timeout.is_none()
         && !config.limits.applies_to(tool);
-    if plain {
+    if unguarded {
         let ctx = options.context(attempt, None, key);
         return config.executor.execute_with_context(tool, args, ctx);
     }

@@ -114,7 +114,7 @@ impl FallbackChain {
 }
 
 impl ContextExecutor for FallbackChain {
-    fn call<'a>(
+    fn dispatch<'a>(
         &'a self,
         tool: &'a str,
         params: &'a Value,
@@ -266,7 +266,7 @@ impl PrefixRouterBuilder {
 }
 
 impl ContextExecutor for PrefixRouter {
-    fn call<'a>(
+    fn dispatch<'a>(
         &'a self,
         tool: &'a str,
         params: &'a Value,

@@ -42,10 +42,10 @@
 mod call;
 mod check;
 mod compose;
+mod default_call;
 mod handle;
 mod limit;
 mod options;
-mod plain;
 mod retry;
 mod stream;
 mod trace;
@@ -231,7 +231,7 @@ impl Runtime {
         tool: &'a str,
         args: &'a Value,
     ) -> impl Future<Output = Result<ToolExecution, ToolFailure>> + Send + 'a {
-        plain::run(&self.config, tool, args)
+        default_call::run(&self.config, tool, args)
     }
 
     /// Like [`call`](Self::call), with options.
@@ -313,7 +313,7 @@ impl ContextExecutor for Runtime {
     /// Runs the call with the context's ids, deadline, cancellation, expected effects and
     /// idempotency key; the runtime numbers the attempts itself. Chunks from every attempt
     /// reach the context's stream.
-    fn call<'a>(
+    fn dispatch<'a>(
         &'a self,
         tool: &'a str,
         params: &'a Value,

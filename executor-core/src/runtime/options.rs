@@ -45,7 +45,7 @@ pub struct CallOptions {
 impl CallOptions {
     /// What [`Runtime::call`](super::Runtime::call) uses: a value, so no call builds or drops
     /// one.
-    pub(super) const PLAIN: Self = Self {
+    pub(super) const DEFAULT: Self = Self {
         action_id: String::new(),
         session_id: None,
         timeout: None,

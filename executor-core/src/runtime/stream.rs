@@ -54,7 +54,7 @@ impl Runtime {
         let tool = tool.to_owned();
         tasks.spawn(async move {
             let call = attempts(&config, &tool, &args, &options, &out);
-            let call = trace::call(&tool, &options.action_id, call);
+            let call = trace::instrument(&tool, &options.action_id, call);
             let terminal = match until_closed(&out, &shutdown, call).await {
                 Ended::Call(Ok(execution)) => ToolStreamChunk::Done {
                     result: Some(execution.output),

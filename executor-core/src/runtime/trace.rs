@@ -12,7 +12,7 @@ use crate::tool::BoxFuture;
 
 /// The span of one call (every attempt and backoff inside it).
 #[cfg(feature = "tracing")]
-pub(super) fn call<F, T>(tool: &str, call_id: &str, fut: F) -> Traced<F>
+pub(super) fn instrument<F, T>(tool: &str, call_id: &str, fut: F) -> Traced<F>
 where
     F: Future<Output = Result<T, ToolFailure>>,
 {
@@ -123,7 +123,7 @@ where
 /// The span of one call: without the feature, the call itself.
 #[cfg(not(feature = "tracing"))]
 #[inline]
-pub(super) fn call<F, T>(_tool: &str, _call_id: &str, fut: F) -> F
+pub(super) fn instrument<F, T>(_tool: &str, _call_id: &str, fut: F) -> F
 where
     F: Future<Output = Result<T, ToolFailure>>,
 {

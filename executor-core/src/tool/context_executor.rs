@@ -17,7 +17,7 @@ use crate::failure::transport::for_seed;
 /// An executor written against one method that takes the full [`ToolContext`]. Every type that
 /// implements it is a [`ToolExecutor`] (a blanket impl): each of the seed's methods builds the
 /// context its arguments describe ([`ToolContext::from_seed`]) and calls
-/// [`call`](Self::call), so no layer loses the action id, session, attempt, expected effects,
+/// [`dispatch`](Self::dispatch), so no layer loses the action id, session, attempt, expected effects,
 /// typed failure or state changes. String errors are `failure::transport::for_seed`.
 ///
 /// `ToolSet`, `#[tools]` types, `Runtime`, `FallbackChain`, `PrefixRouter`, `McpToolExecutor`,
@@ -32,7 +32,7 @@ use crate::failure::transport::for_seed;
 /// struct Attempts;
 ///
 /// impl ContextExecutor for Attempts {
-///     fn call<'a>(
+///     fn dispatch<'a>(
 ///         &'a self,
 ///         _tool: &'a str,
 ///         _params: &'a Value,
@@ -52,23 +52,23 @@ use crate::failure::transport::for_seed;
 pub trait ContextExecutor: Send + Sync {
     /// Runs `tool` with `params` under `ctx`: its deadline, cancellation token, stream sink and
     /// expected effects included.
-    fn call<'a>(
+    fn dispatch<'a>(
         &'a self,
         tool: &'a str,
         params: &'a Value,
         ctx: ToolContext,
     ) -> BoxFuture<'a, Result<ToolExecution, ToolFailure>>;
 
-    /// [`call`](Self::call) for the seed's string layers: the output alone, a failure as its
-    /// text. The default adapts `call`'s future, in a second allocation; override it only to
+    /// [`dispatch`](Self::dispatch) for the seed's string layers: the output alone, a failure as its
+    /// text. The default adapts `dispatch`'s future, in a second allocation; override it only to
     /// save that allocation (`ToolSet` does, for `#[tool]` functions).
-    fn call_for_seed<'a>(
+    fn dispatch_for_seed<'a>(
         &'a self,
         tool: &'a str,
         params: &'a Value,
         ctx: ToolContext,
     ) -> BoxFuture<'a, Result<Value, String>> {
-        Box::pin(Adapted::<_, ForSeed>::new(self.call(tool, params, ctx)))
+        Box::pin(Adapted::<_, ForSeed>::new(self.dispatch(tool, params, ctx)))
     }
 
     /// Starts `tool` and returns its chunk stream ([`ToolExecutor::execute_stream`]). The
@@ -102,7 +102,7 @@ impl<E: ContextExecutor + ?Sized> ToolExecutor for E {
         tool: &'a str,
         params: &'a Value,
     ) -> BoxFuture<'a, Result<Value, String>> {
-        self.call_for_seed(tool, params, ToolContext::new())
+        self.dispatch_for_seed(tool, params, ToolContext::new())
     }
 
     fn execute_with_action<'a>(
@@ -125,7 +125,7 @@ impl<E: ContextExecutor + ?Sized> ToolExecutor for E {
         attempt: u32,
     ) -> BoxFuture<'a, Result<Value, String>> {
         let ctx = ToolContext::from_seed(action_id, timeout_ms, session_id, attempt, None);
-        self.call_for_seed(tool, params, ctx)
+        self.dispatch_for_seed(tool, params, ctx)
     }
 
     fn execute_with_action_state_in_session<'a>(
@@ -171,7 +171,7 @@ impl<E: ContextExecutor + ?Sized> ToolExecutor for E {
             attempt,
             Some(expected_effects),
         );
-        self.call(tool, params, ctx)
+        self.dispatch(tool, params, ctx)
     }
 
     fn execute_stream<'a>(
@@ -190,7 +190,7 @@ impl<E: ContextExecutor + ?Sized> ToolExecutor for E {
         params: &'a Value,
         ctx: ToolContext,
     ) -> BoxFuture<'a, Result<ToolExecution, ToolFailure>> {
-        self.call(tool, params, ctx)
+        self.dispatch(tool, params, ctx)
     }
 
     fn specs(&self) -> SpecList {

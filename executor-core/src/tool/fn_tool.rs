@@ -35,25 +35,25 @@ pub trait Tool: 'static {
     const READS_CONTEXT: bool = true;
 
     /// Decodes `params`, runs the function under `ctx` and encodes its result.
-    fn call(
+    fn run(
         params: &Value,
         ctx: ToolContext,
     ) -> impl Future<Output = Result<ToolExecution, ToolFailure>> + Send + '_;
 
     /// The result of a call with an empty context, without its (empty) state changes. The
-    /// default takes it from [`call`](Self::call); `#[tool]` writes it for a tool that does
-    /// not read its context, and makes `call` the same future under the context.
+    /// default takes it from [`run`](Self::run); `#[tool]` writes it for a tool that does
+    /// not read its context, and makes `run` the same future under the context.
     #[must_use = "futures do nothing unless awaited"]
     fn output(params: &Value) -> impl Future<Output = Result<Value, ToolFailure>> + Send + '_ {
-        Adapted::<_, OutputOnly>::new(Self::call(params, ToolContext::new()))
+        Adapted::<_, OutputOnly>::new(Self::run(params, ToolContext::new()))
     }
 }
 
 type CallFn =
     for<'a> fn(&'a Value, ToolContext) -> BoxFuture<'a, Result<ToolExecution, ToolFailure>>;
 type SeedFn = for<'a> fn(&'a Value, ToolContext) -> BoxFuture<'a, Result<Value, String>>;
-type PlainFn = for<'a> fn(&'a Value) -> BoxFuture<'a, Result<ToolExecution, ToolFailure>>;
-type PlainSeedFn = for<'a> fn(&'a Value) -> BoxFuture<'a, Result<Value, String>>;
+type ContextFreeFn = for<'a> fn(&'a Value) -> BoxFuture<'a, Result<ToolExecution, ToolFailure>>;
+type ContextFreeSeedFn = for<'a> fn(&'a Value) -> BoxFuture<'a, Result<Value, String>>;
 
 /// A free-fn tool as a value: its spec and its call, boxed once per call either way it is
 /// asked for (typed, or as the seed's strings), and for a tool that does not read its context
@@ -62,9 +62,9 @@ type PlainSeedFn = for<'a> fn(&'a Value) -> BoxFuture<'a, Result<Value, String>>
 pub struct FnTool {
     spec: fn() -> &'static Arc<ToolSpec>,
     call: CallFn,
-    call_for_seed: SeedFn,
+    run_for_seed: SeedFn,
     /// The calls of [`Tool::output`], for a context-free tool.
-    plain: Option<(PlainFn, PlainSeedFn)>,
+    context_free: Option<(ContextFreeFn, ContextFreeSeedFn)>,
 }
 
 impl FnTool {
@@ -74,11 +74,11 @@ impl FnTool {
         Self {
             spec: T::spec,
             call: boxed::<T>,
-            call_for_seed: boxed_for_seed::<T>,
-            plain: if T::READS_CONTEXT {
+            run_for_seed: boxed_for_seed::<T>,
+            context_free: if T::READS_CONTEXT {
                 None
             } else {
-                Some((boxed_plain::<T>, boxed_plain_for_seed::<T>))
+                Some((boxed_context_free::<T>, boxed_context_free_for_seed::<T>))
             },
         }
     }
@@ -91,33 +91,33 @@ impl FnTool {
 
     /// The typed call.
     #[inline]
-    pub(crate) fn call<'a>(
+    pub(crate) fn run<'a>(
         &self,
         params: &'a Value,
         ctx: ToolContext,
     ) -> BoxFuture<'a, Result<ToolExecution, ToolFailure>> {
-        let Some((plain, _)) = self.plain else {
+        let Some((context_free, _)) = self.context_free else {
             return (self.call)(params, ctx);
         };
         match ctx.release_unguarded() {
-            Ok(()) => plain(params),
+            Ok(()) => context_free(params),
             Err(ctx) => (self.call)(params, ctx),
         }
     }
 
     /// The call for the seed's string layers, in one allocation.
     #[inline]
-    pub(crate) fn call_for_seed<'a>(
+    pub(crate) fn run_for_seed<'a>(
         &self,
         params: &'a Value,
         ctx: ToolContext,
     ) -> BoxFuture<'a, Result<Value, String>> {
-        let Some((_, plain)) = self.plain else {
-            return (self.call_for_seed)(params, ctx);
+        let Some((_, context_free)) = self.context_free else {
+            return (self.run_for_seed)(params, ctx);
         };
         match ctx.release_unguarded() {
-            Ok(()) => plain(params),
-            Err(ctx) => (self.call_for_seed)(params, ctx),
+            Ok(()) => context_free(params),
+            Err(ctx) => (self.run_for_seed)(params, ctx),
         }
     }
 }
@@ -128,21 +128,23 @@ fn boxed<T: Tool>(
     params: &Value,
     ctx: ToolContext,
 ) -> BoxFuture<'_, Result<ToolExecution, ToolFailure>> {
-    Box::pin(T::call(params, ctx))
+    Box::pin(T::run(params, ctx))
 }
 
 fn boxed_for_seed<T: Tool>(
     params: &Value,
     ctx: ToolContext,
 ) -> BoxFuture<'_, Result<Value, String>> {
-    Box::pin(Adapted::<_, ForSeed>::new(T::call(params, ctx)))
+    Box::pin(Adapted::<_, ForSeed>::new(T::run(params, ctx)))
 }
 
-fn boxed_plain<T: Tool>(params: &Value) -> BoxFuture<'_, Result<ToolExecution, ToolFailure>> {
+fn boxed_context_free<T: Tool>(
+    params: &Value,
+) -> BoxFuture<'_, Result<ToolExecution, ToolFailure>> {
     Box::pin(Adapted::<_, Executed>::new(T::output(params)))
 }
 
-fn boxed_plain_for_seed<T: Tool>(params: &Value) -> BoxFuture<'_, Result<Value, String>> {
+fn boxed_context_free_for_seed<T: Tool>(params: &Value) -> BoxFuture<'_, Result<Value, String>> {
     Box::pin(Adapted::<_, ForSeed>::new(T::output(params)))
 }
 

@@ -204,31 +204,31 @@ pub fn tool_set(tools: &[FnTool]) -> ToolSet {
 
 impl ContextExecutor for ToolSet {
     #[inline]
-    fn call<'a>(
+    fn dispatch<'a>(
         &'a self,
         tool: &'a str,
         params: &'a Value,
         ctx: ToolContext,
     ) -> BoxFuture<'a, Result<ToolExecution, ToolFailure>> {
         match self.inner.routes.get(tool) {
-            Some(Target::Fn(fn_tool)) => fn_tool.call(params, ctx),
+            Some(Target::Fn(fn_tool)) => fn_tool.run(params, ctx),
             Some(Target::Executor(executor)) => executor.execute_with_context(tool, params, ctx),
             None => unserved(self.inner.fallback.as_ref(), tool, params, ctx),
         }
     }
 
-    /// A `#[tool]` function's seed call in one allocation; anything else adapts `call`.
+    /// A `#[tool]` function's seed call in one allocation; anything else adapts `dispatch`.
     #[inline]
-    fn call_for_seed<'a>(
+    fn dispatch_for_seed<'a>(
         &'a self,
         tool: &'a str,
         params: &'a Value,
         ctx: ToolContext,
     ) -> BoxFuture<'a, Result<Value, String>> {
         if let Some(Target::Fn(fn_tool)) = self.inner.routes.get(tool) {
-            return fn_tool.call_for_seed(params, ctx);
+            return fn_tool.run_for_seed(params, ctx);
         }
-        Box::pin(Adapted::<_, ForSeed>::new(self.call(tool, params, ctx)))
+        Box::pin(Adapted::<_, ForSeed>::new(self.dispatch(tool, params, ctx)))
     }
 
     fn stream<'a>(

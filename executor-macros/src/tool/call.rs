@@ -10,12 +10,12 @@ use super::types::{erase_lifetimes, span_of, type_text};
 
 // Input:  fn add(a: i64, b: i64) -> i64
 // Output, for a tool that does not read its context (no `&ToolContext`, no `timeout`), the
-// context-free output (`plain_output` below) under the call's context:
-//     __rt::call_plain("add", __executor_ctx, <Self as __rt::Tool>::output(__executor_params))
-// (a `#[tools]` method, which has no `Tool::output`, puts `plain_output`'s future there); and
+// context-free output (`context_free_output` below) under the call's context:
+//     __rt::call_context_free("add", __executor_ctx, <Self as __rt::Tool>::output(__executor_params))
+// (a `#[tools]` method, which has no `Tool::output`, puts `context_free_output`'s future there); and
 // for a tool that reads it, the body under `drive`, then its state changes:
 //     async move {
-//         let body = async { /* decode, invoke, encode: see `plain_output` */ };
+//         let body = async { /* decode, invoke, encode: see `context_free_output` */ };
 //         let out = __rt::drive("add", &ctx, timeout, pin!(body)).await?;
 //         __rt::finish(out, &ctx)
 //     }
@@ -23,7 +23,7 @@ use super::types::{erase_lifetimes, span_of, type_text};
 // closure gets its own copy of the arguments, and the context by reference):
 //     __rt::call_blocking("add", __executor_params, __executor_ctx, timeout,
 //         |__executor_params: &__rt::Value, __executor_ctx: &__rt::ToolContext| { /* as above */ })
-// An unboxed future: `Tool::call` returns it as is, `#[tools]` boxes it per method.
+// An unboxed future: `Tool::run` returns it as is, `#[tools]` boxes it per method.
 pub fn call_body(model: &ToolFn, receiver: Option<TokenStream>) -> TokenStream {
     let name = &model.name;
     let ctx = ctx_ident();
@@ -33,9 +33,9 @@ pub fn call_body(model: &ToolFn, receiver: Option<TokenStream>) -> TokenStream {
                 let params = params_ident();
                 quote!(<Self as __rt::Tool>::output(#params))
             }
-            receiver => plain_output(model, receiver),
+            receiver => context_free_output(model, receiver),
         };
-        return quote!(__rt::call_plain(#name, #ctx, #output));
+        return quote!(__rt::call_context_free(#name, #ctx, #output));
     }
     let decode = decode_args(model);
     let timeout = option_tokens(
@@ -84,18 +84,18 @@ pub fn call_body(model: &ToolFn, receiver: Option<TokenStream>) -> TokenStream {
 
 // Input:  fn add(a: i64, b: i64) -> i64
 // Output: what `Tool::output` returns for a tool that does not read its context:
-//     __rt::plain_output("add", async move {
+//     __rt::context_free_output("add", async move {
 //         let [a0, a1] = __rt::arguments(__executor_params, &["a", "b"])?;   // see `decode_args`
 //         …
 //         __rt::encode(&add(a0, a1))
 //     })
-pub fn plain_output(model: &ToolFn, receiver: Option<TokenStream>) -> TokenStream {
+pub fn context_free_output(model: &ToolFn, receiver: Option<TokenStream>) -> TokenStream {
     let name = &model.name;
     let decode = decode_args(model);
     let ctx = ctx_ident();
     let invoke = invoke(model, receiver, &quote!(&#ctx));
     quote! {
-        __rt::plain_output(#name, async move {
+        __rt::context_free_output(#name, async move {
             #decode
             #invoke
         })
@@ -230,7 +230,7 @@ fn invoke(model: &ToolFn, receiver: Option<TokenStream>, ctx: &TokenStream) -> T
             #call;
             __rt::Ok(__rt::Value::Null)
         },
-        Ret::Plain(ty) => quote_spanned! {span_of(ty)=>
+        Ret::Infallible(ty) => quote_spanned! {span_of(ty)=>
             __rt::encode(&#call)
         },
         Ret::Result(ty) => quote_spanned! {span_of(ty)=>

@@ -5,7 +5,7 @@ use proc_macro2::{Ident, Span, TokenStream};
 use quote::{ToTokens, quote, quote_spanned};
 use syn::Path;
 
-use super::call::{call_body, ctx_ident, params_ident, plain_output, reads_context};
+use super::call::{call_body, context_free_output, ctx_ident, params_ident, reads_context};
 use super::model::{ToolFn, ToolsImpl};
 use super::spec::spec;
 use crate::attr::path_text;
@@ -22,7 +22,7 @@ use crate::krate::CratePath;
 //     const _: () = {
 //         use ::tool_executor::__private as __rt;
 //         impl add { pub fn spec() -> &'static Arc<ToolSpec> { <Self as Tool>::spec() } }
-//         impl __rt::Tool for add { const NAME = "add"; fn spec() …; fn call(…) -> impl Future … }
+//         impl __rt::Tool for add { const NAME = "add"; fn spec() …; fn run(…) -> impl Future … }
 //     };
 pub fn expand_fn(model: &ToolFn, func: &syn::ItemFn) -> TokenStream {
     let spec = spec(model);
@@ -31,7 +31,7 @@ pub fn expand_fn(model: &ToolFn, func: &syn::ItemFn) -> TokenStream {
         SPEC.get_or_init(|| __rt::Arc::new(#spec))
     };
     let call = call_body(model, None);
-    let output = (!reads_context(model)).then(|| plain_output(model, None));
+    let output = (!reads_context(model)).then(|| context_free_output(model, None));
     tool_items(
         func,
         &model.krate,
@@ -113,7 +113,7 @@ pub fn tool_items(
                 // Inlined into `FnTool`'s boxing fn, so building the future is not a call of
                 // its own (measured in BENCHMARKS.md).
                 #[inline]
-                fn call(
+                fn run(
                     #params: &__rt::Value,
                     #ctx: __rt::ToolContext,
                 ) -> impl __rt::core::future::Future<Output = __rt::Result<__rt::ToolExecution, __rt::ToolFailure>>
@@ -132,7 +132,7 @@ pub fn tool_items(
 // Output:
 //     impl Counter { async fn hit(&self, by: u64) -> u64 { … } }
 //     const _: () = { use …::__private as __rt; impl __rt::ContextExecutor for Counter {
-//         fn call(&self, tool, params, ctx) { match tool { "hit" => Box::pin(…self.hit(…)…), _ => unserved(None, …) } }
+//         fn dispatch(&self, tool, params, ctx) { match tool { "hit" => Box::pin(…self.hit(…)…), _ => unserved(None, …) } }
 //         fn stream(…) { (&StreamProbe(self)).stream(…) }
 //         fn list_specs(&self) -> SpecList { static SPECS … }
 //     } };
@@ -169,7 +169,7 @@ pub fn expand_tools(model: &ToolsImpl, block: &syn::ItemImpl) -> TokenStream {
 
             #[automatically_derived]
             impl #impl_generics __rt::ContextExecutor for #self_ty #where_clause {
-                fn call<'__executor>(
+                fn dispatch<'__executor>(
                     &'__executor self,
                     __executor_tool: &'__executor str,
                     #params: &'__executor __rt::Value,

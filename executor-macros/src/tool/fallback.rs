@@ -45,7 +45,7 @@ pub fn tools_impl(block: &ItemImpl, krate: &CratePath, error: &syn::Error) -> To
 
             #[automatically_derived]
             impl #impl_generics __rt::ContextExecutor for #self_ty #where_clause {
-                fn call<'__executor>(
+                fn dispatch<'__executor>(
                     &'__executor self,
                     _: &'__executor str,
                     _: &'__executor __rt::Value,

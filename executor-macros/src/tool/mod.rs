@@ -1,7 +1,7 @@
 //! The `#[tool]` family: `#[tool]` on a free function, `#[tools]` on an inherent impl block
 //! and `toolset![…]`. Each runs the stages of `failure/`: `parse` (syntax, with spans) →
 //! `model` (the typed, checked tool: parameters as injected context or decoded arguments,
-//! return type as unit, plain or result) → `check` (rules across nodes) → `expand` (the items;
+//! return type as unit, infallible (any other type) or result) → `check` (rules across nodes) → `expand` (the items;
 //! a tool's spec in `spec`, its call in `call`). `fallback` is what is emitted on error.
 
 mod call;

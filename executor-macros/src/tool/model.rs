@@ -78,7 +78,7 @@ pub enum Decode {
 /// What the function returns.
 pub enum Ret {
     Unit,
-    Plain(Type),
+    Infallible(Type),
     Result(Type),
 }
 
@@ -378,7 +378,7 @@ fn ret_of(output: &ReturnType, errors: &mut Errors) -> Option<Ret> {
         {
             Some(Ret::Result((**ty).clone()))
         }
-        other => Some(Ret::Plain(other.clone())),
+        other => Some(Ret::Infallible(other.clone())),
     }
 }
 

@@ -144,7 +144,7 @@ fn output_schema(model: &ToolFn) -> TokenStream {
     let literal = |json: String| quote!(__rt::literal(#json));
     match &model.ret {
         Ret::Unit => literal(r#"{"type":"null"}"#.to_owned()),
-        Ret::Plain(ty) => schema::literal(ty).map_or_else(
+        Ret::Infallible(ty) => schema::literal(ty).map_or_else(
             || {
                 let erased = erase_lifetimes(ty);
                 quote_spanned!(span_of(ty)=> __rt::output_schema::<#erased>())

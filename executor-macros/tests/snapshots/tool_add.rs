@@ -40,13 +40,13 @@ const _: () = {
             ))
         }
         #[inline]
-        fn call(
+        fn run(
             __executor_params: &__rt::Value,
             __executor_ctx: __rt::ToolContext,
         ) -> impl __rt::core::future::Future<
             Output = __rt::Result<__rt::ToolExecution, __rt::ToolFailure>,
         > + __rt::core::marker::Send + '_ {
-            __rt::call_plain(
+            __rt::call_context_free(
                 "add",
                 __executor_ctx,
                 <Self as __rt::Tool>::output(__executor_params),
@@ -58,7 +58,7 @@ const _: () = {
         ) -> impl __rt::core::future::Future<
             Output = __rt::Result<__rt::Value, __rt::ToolFailure>,
         > + __rt::core::marker::Send + '_ {
-            __rt::plain_output(
+            __rt::context_free_output(
                 "add",
                 async move {
                     let [__executor_arg_0, __executor_arg_1] = __rt::arguments(

@@ -50,7 +50,7 @@ const _: () = {
             ))
         }
         #[inline]
-        fn call(
+        fn run(
             __executor_params: &__rt::Value,
             __executor_ctx: __rt::ToolContext,
         ) -> impl __rt::core::future::Future<

@@ -10,7 +10,7 @@ const _: () = {
     use ::tool_executor::__private as __rt;
     #[automatically_derived]
     impl __rt::ContextExecutor for Counter {
-        fn call<'__executor>(
+        fn dispatch<'__executor>(
             &'__executor self,
             __executor_tool: &'__executor str,
             __executor_params: &'__executor __rt::Value,
@@ -22,10 +22,10 @@ const _: () = {
             match __executor_tool {
                 "bump" => {
                     __rt::Box::pin(
-                        __rt::call_plain(
+                        __rt::call_context_free(
                             "bump",
                             __executor_ctx,
-                            __rt::plain_output(
+                            __rt::context_free_output(
                                 "bump",
                                 async move {
                                     let [__executor_arg_0] = __rt::arguments(

@@ -12,7 +12,7 @@ const _: () = {
     use ::tool_executor::__private as __rt;
     #[automatically_derived]
     impl __rt::ContextExecutor for Counter {
-        fn call<'__executor>(
+        fn dispatch<'__executor>(
             &'__executor self,
             _: &'__executor str,
             _: &'__executor __rt::Value,

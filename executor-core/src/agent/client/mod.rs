@@ -368,7 +368,7 @@ impl Drop for CancelOnDrop {
 }
 
 impl ContextExecutor for A2aToolExecutor {
-    fn call<'a>(
+    fn dispatch<'a>(
         &'a self,
         tool: &'a str,
         params: &'a Value,

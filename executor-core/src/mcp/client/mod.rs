@@ -326,7 +326,7 @@ impl McpToolExecutor {
         }
     }
 
-    async fn call(
+    async fn call_remote(
         &self,
         tool: &str,
         params: &Value,
@@ -464,7 +464,7 @@ where
 }
 
 impl ContextExecutor for McpToolExecutor {
-    fn call<'a>(
+    fn dispatch<'a>(
         &'a self,
         tool: &'a str,
         params: &'a Value,
@@ -479,7 +479,7 @@ impl ContextExecutor for McpToolExecutor {
                 tool,
                 &ctx,
                 backstop,
-                Box::pin(self.call(tool, params, &ctx)),
+                Box::pin(self.call_remote(tool, params, &ctx)),
             )
             .await
         })

@@ -1,4 +1,4 @@
-//! Anthropic `tools[].input_schema`, plain and with strict tool use.
+//! Anthropic `tools[].input_schema`, standard (non-strict) and strict.
 //!
 //! Plain (provider-dialects.md §5.2): any JSON Schema whose root says `type: "object"`; the
 //! canonical schema is sent as is and nothing is lost.
@@ -8,7 +8,7 @@
 //! `default`, simple `pattern`s, string formats from a short list, `items` and `minItems` of 0
 //! or 1; objects closed with `additionalProperties: false`. Everything else (`minimum`,
 //! `maxLength`, `maxItems`, …) moves into the description. References are inlined; recursion,
-//! open maps, untyped values and tuples cannot be strict, so such a tool is sent plain.
+//! open maps, untyped values and tuples cannot be strict, so such a tool is sent in the standard form.
 
 use serde_json::Value;
 

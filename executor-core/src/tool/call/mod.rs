@@ -1,6 +1,6 @@
 //! The call path every tool runs on: the argument decoder ([`args`]), the one panic
 //! boundary ([`CatchUnwind`]), the deadline and cancellation guard ([`drive`]), and the
-//! context-free fast path ([`plain_output`], [`call_plain`]), and sync tools on the blocking pool
+//! context-free fast path ([`context_free_output`], [`call_context_free`]), and sync tools on the blocking pool
 //! ([`call_blocking`]).
 
 pub(crate) mod adapt;
@@ -35,7 +35,7 @@ pub use catch::{CatchUnwind, Panic};
 /// (measured in BENCHMARKS.md).
 ///
 /// `fut` is `Unpin` (generated tools pass their body pinned in place, other callers a box), so
-/// the plain path needs no pin projection.
+/// the unguarded path needs no pin projection.
 ///
 /// # Errors
 /// `fut`'s own failure, or a panic, timeout or cancellation failure.
@@ -51,7 +51,7 @@ where
     T: 'a,
 {
     if timeout.is_none() && ctx.is_unguarded() {
-        return Drive(State::Plain {
+        return Drive(State::Unguarded {
             tool,
             fut: CatchUnwind::new(fut),
         });
@@ -65,7 +65,7 @@ pub struct Drive<'a, F, G>(State<'a, F, G>);
 
 enum State<'a, F, G> {
     /// No deadline, timeout or token: only panics are caught.
-    Plain { tool: &'a str, fut: CatchUnwind<F> },
+    Unguarded { tool: &'a str, fut: CatchUnwind<F> },
     /// The timer and the cancellation wait, in one allocation.
     Guarded(Pin<Box<G>>),
 }
@@ -81,7 +81,7 @@ where
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
         // Every field is `Unpin` (`F` by bound, so `CatchUnwind<F>`; the guarded future boxed).
         match &mut self.get_mut().0 {
-            State::Plain { tool, fut } => Pin::new(fut).poll(cx).map(|c| flatten(tool, c)),
+            State::Unguarded { tool, fut } => Pin::new(fut).poll(cx).map(|c| flatten(tool, c)),
             State::Guarded(fut) => fut.as_mut().poll(cx),
         }
     }
@@ -132,37 +132,37 @@ where
 
 // Input:  a context-free tool's body (decode, run, encode)
 // Output: the body under the panic boundary, its output a `Value`: what `Tool::output`
-//         returns, and what `call_plain` runs with or without the call's context.
+//         returns, and what `call_context_free` runs with or without the call's context.
 /// The output of a tool that reads nothing of its context (it takes no `&ToolContext` and has
 /// no `timeout`): `body` under the panic boundary, a panic an internal failure of `tool`.
 #[inline]
-pub fn plain_output<F>(tool: &'static str, body: F) -> PlainOutput<F>
+pub fn context_free_output<F>(tool: &'static str, body: F) -> ContextFreeOutput<F>
 where
     F: Future<Output = Result<Value, ToolFailure>>,
 {
-    PlainOutput {
+    ContextFreeOutput {
         tool,
         body: CatchUnwind::new(body),
     }
 }
 
 pin_project_lite::pin_project! {
-    /// The future [`plain_output`] returns.
+    /// The future [`context_free_output`] returns.
     #[must_use = "futures do nothing unless awaited"]
-    pub struct PlainOutput<F> {
+    pub struct ContextFreeOutput<F> {
         tool: &'static str,
         #[pin]
         body: CatchUnwind<F>,
     }
 }
 
-impl<F> Future for PlainOutput<F>
+impl<F> Future for ContextFreeOutput<F>
 where
     F: Future<Output = Result<Value, ToolFailure>>,
 {
     type Output = Result<Value, ToolFailure>;
 
-    // Always inlined: every wrapper of the plain call (`PlainCall`, `FnTool`'s boxes) then
+    // Always inlined: every wrapper of the plain call (`ContextFreeCall`, `FnTool`'s boxes) then
     // polls the body itself instead of copying its result through one more frame (measured in
     // BENCHMARKS.md).
     #[allow(clippy::inline_always)]
@@ -181,37 +181,41 @@ where
 /// A call of `tool`, which reads nothing of its context: such a tool records no state changes
 /// (so any expected effects hold) and sees no ids, so the context only matters for its
 /// deadline and cancellation token.
-/// `output` is the tool's [`plain_output`] (directly or as `Tool::output`), which catches the
+/// `output` is the tool's [`context_free_output`] (directly or as `Tool::output`), which catches the
 /// body's panics itself.
 #[inline]
-pub fn call_plain<'a, F>(tool: &'static str, ctx: ToolContext, output: F) -> PlainCall<'a, F>
+pub fn call_context_free<'a, F>(
+    tool: &'static str,
+    ctx: ToolContext,
+    output: F,
+) -> ContextFreeCall<'a, F>
 where
     F: Future<Output = Result<Value, ToolFailure>> + Send + 'a,
 {
     let state = match ctx.release_unguarded() {
-        Ok(()) => PlainState::Inert { output },
-        Err(ctx) => PlainState::Guarded {
+        Ok(()) => ContextFreeState::Inert { output },
+        Err(ctx) => ContextFreeState::Guarded {
             call: Box::pin(async move {
                 let out = guarded(tool, &ctx, None, output).await?;
                 Ok(ToolExecution::output_only(out))
             }),
         },
     };
-    PlainCall { state }
+    ContextFreeCall { state }
 }
 
 pin_project_lite::pin_project! {
-    /// The future [`call_plain`] returns.
+    /// The future [`call_context_free`] returns.
     #[must_use = "futures do nothing unless awaited"]
-    pub struct PlainCall<'a, F> {
+    pub struct ContextFreeCall<'a, F> {
         #[pin]
-        state: PlainState<'a, F>,
+        state: ContextFreeState<'a, F>,
     }
 }
 
 pin_project_lite::pin_project! {
-    #[project = PlainProj]
-    enum PlainState<'a, F> {
+    #[project = ContextFreeProj]
+    enum ContextFreeState<'a, F> {
         /// No deadline and no token: the output, in place.
         Inert { #[pin] output: F },
         /// The output, the timer and the cancellation wait, in one allocation.
@@ -219,7 +223,7 @@ pin_project_lite::pin_project! {
     }
 }
 
-impl<F> Future for PlainCall<'_, F>
+impl<F> Future for ContextFreeCall<'_, F>
 where
     F: Future<Output = Result<Value, ToolFailure>>,
 {
@@ -229,10 +233,10 @@ where
     #[inline(always)]
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
         match self.project().state.project() {
-            PlainProj::Inert { output } => output
+            ContextFreeProj::Inert { output } => output
                 .poll(cx)
                 .map(|output| output.map(ToolExecution::output_only)),
-            PlainProj::Guarded { call } => call.as_mut().poll(cx),
+            ContextFreeProj::Guarded { call } => call.as_mut().poll(cx),
         }
     }
 }

@@ -19,10 +19,10 @@ pub(super) fn run<'a>(
     tool: &'a str,
     args: &'a Value,
 ) -> impl Future<Output = Result<ToolExecution, ToolFailure>> + Send + 'a {
-    trace::call(
+    trace::instrument(
         tool,
         "",
-        Plain {
+        DefaultCall {
             config,
             tool,
             args,
@@ -34,7 +34,7 @@ pub(super) fn run<'a>(
 }
 
 /// The options of a call that has none; a static, so no call builds or drops one.
-static PLAIN: CallOptions = CallOptions::PLAIN;
+static DEFAULT: CallOptions = CallOptions::DEFAULT;
 
 /// A call with the default options. When the runtime guards nothing for the tool (no time
 /// limit, concurrency limit or key to make), its first attempt is the executor's own future
@@ -42,7 +42,7 @@ static PLAIN: CallOptions = CallOptions::PLAIN;
 /// rest of the call (a retry, or the guarded path) is one boxed future. Written by hand so a
 /// call that succeeds at once moves its result no further than the executor wrote it
 /// (measured in BENCHMARKS.md).
-struct Plain<'a> {
+struct DefaultCall<'a> {
     config: &'a Config,
     tool: &'a str,
     args: &'a Value,
@@ -53,7 +53,7 @@ struct Plain<'a> {
     started: bool,
 }
 
-impl Plain<'_> {
+impl DefaultCall<'_> {
     #[inline]
     fn start(&mut self) {
         let (config, tool, args) = (self.config, self.tool, self.args);
@@ -65,12 +65,12 @@ impl Plain<'_> {
                 .execute_with_context(tool, args, ToolContext::new());
             trace::boxed_attempt(tool, 1, attempt)
         } else {
-            Box::pin(attempts(config, tool, args, &PLAIN))
+            Box::pin(attempts(config, tool, args, &DEFAULT))
         });
     }
 }
 
-impl Future for Plain<'_> {
+impl Future for DefaultCall<'_> {
     type Output = Result<ToolExecution, ToolFailure>;
 
     #[inline]
@@ -107,7 +107,7 @@ impl Future for Plain<'_> {
     }
 }
 
-/// The rest of a [`Plain`] call after its first attempt failed with `failure`: what
+/// The rest of a [`DefaultCall`] call after its first attempt failed with `failure`: what
 /// [`attempts`] does from there, without a deadline or a key.
 async fn after_first(
     config: &Config,
@@ -115,6 +115,6 @@ async fn after_first(
     args: &Value,
     failure: ToolFailure,
 ) -> Result<ToolExecution, ToolFailure> {
-    backoff(config, tool, 1, failure, None, &PLAIN)?.await?;
-    from_attempt(config, tool, args, &PLAIN, None, None, 2).await
+    backoff(config, tool, 1, failure, None, &DEFAULT)?.await?;
+    from_attempt(config, tool, args, &DEFAULT, None, None, 2).await
 }
