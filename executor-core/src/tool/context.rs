@@ -13,7 +13,7 @@ use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
 use super::stream::ToolStreamChunk;
-use crate::ToolFailure;
+use crate::failure::ToolFailure;
 
 /// The call a tool is serving: ids, attempt, deadline, cancellation, a stream sink and the state
 /// changes it records.

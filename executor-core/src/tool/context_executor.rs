@@ -9,9 +9,10 @@ use tokio::sync::mpsc;
 
 use super::call::adapt::{Adapted, ForSeed};
 use super::context::ToolContext;
-use super::executor::{BoxFuture, SpecList, ToolExecution, ToolExecutor};
-use super::stream::ToolStreamChunk;
-use crate::ToolFailure;
+use super::execution::{BoxFuture, SpecList, ToolExecution};
+use super::executor::ToolExecutor;
+use super::stream::{ToolStreamChunk, stream_unsupported};
+use crate::failure::ToolFailure;
 use crate::failure::transport::for_seed;
 
 /// An executor written against one method that takes the full [`ToolContext`]. Every type that
@@ -88,11 +89,6 @@ pub trait ContextExecutor: Send + Sync {
     fn list_specs(&self) -> SpecList {
         Arc::from(Vec::new())
     }
-}
-
-/// The seed's refusal for an executor that does not stream.
-pub(crate) fn stream_unsupported(tool: &str) -> String {
-    format!("tool '{tool}': this executor does not support streaming/long-running invocation")
 }
 
 impl<E: ContextExecutor + ?Sized> ToolExecutor for E {

@@ -1,60 +1,16 @@
-//! The `ToolExecutor` trait (the seed contract) and `ToolExecution`.
+//! The `ToolExecutor` trait (the seed contract).
 
 use std::collections::HashMap;
-use std::future::Future;
-use std::pin::Pin;
 use std::sync::Arc;
 
 use serde_json::Value;
 use tokio::sync::mpsc;
 
+use super::call::drive::drive;
 use super::context::ToolContext;
-use super::spec::ToolSpec;
-use super::stream::ToolStreamChunk;
-use crate::ToolFailure;
-
-/// A boxed, `Send` future: what every `ToolExecutor` method returns.
-pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
-
-/// The specs an executor serves, shared: cloning the list is one reference-count increment.
-pub type SpecList = Arc<[Arc<ToolSpec>]>;
-
-/// A successful call: the tool's output and the state changes it asks the runtime to apply.
-#[derive(Debug, Clone, PartialEq, Default)]
-pub struct ToolExecution {
-    /// The tool's return value as JSON.
-    pub output: Value,
-    /// State changes the tool recorded (see [`ToolContext::record_state_change`]).
-    pub state_changes: HashMap<String, Value>,
-}
-
-impl ToolExecution {
-    /// An output with no state changes.
-    #[must_use]
-    #[inline]
-    pub fn output_only(output: Value) -> Self {
-        Self {
-            output,
-            state_changes: HashMap::new(),
-        }
-    }
-
-    /// The output alone, the state changes dropped: a map that never allocated (every call
-    /// that records nothing) without its destructor, which has nothing to free and which LLVM
-    /// keeps out of line (measured in BENCHMARKS.md).
-    #[must_use]
-    #[inline]
-    pub(crate) fn into_output(self) -> Value {
-        let Self {
-            output,
-            state_changes,
-        } = self;
-        if state_changes.capacity() == 0 {
-            std::mem::forget(state_changes);
-        }
-        output
-    }
-}
+use super::execution::{BoxFuture, SpecList, ToolExecution};
+use super::stream::{ToolStreamChunk, stream_unsupported};
+use crate::failure::ToolFailure;
 
 /// Runs tools by name. This is the seed system's contract, kept method for method, plus
 /// [`execute_with_context`](Self::execute_with_context) (the one path generated executors funnel
@@ -164,9 +120,7 @@ pub trait ToolExecutor: Send + Sync {
         action_id: &'a str,
     ) -> BoxFuture<'a, Result<mpsc::Receiver<ToolStreamChunk>, String>> {
         let _ = (params, action_id);
-        Box::pin(std::future::ready(Err(
-            super::context_executor::stream_unsupported(tool),
-        )))
+        Box::pin(std::future::ready(Err(stream_unsupported(tool))))
     }
 
     /// Runs `tool` with a full [`ToolContext`]: deadline, cancellation, stream sink and
@@ -194,7 +148,7 @@ pub trait ToolExecutor: Send + Sync {
                 effects,
                 None,
             );
-            super::call::drive(tool, &ctx, None, call).await
+            drive(tool, &ctx, None, call).await
         })
     }
 

@@ -3,7 +3,8 @@
 //!
 //! | file | what is in it |
 //! |---|---|
-//! | `executor.rs` | [`ToolExecutor`] (the seed contract) and [`ToolExecution`] |
+//! | `executor.rs` | [`ToolExecutor`], the seed contract |
+//! | `execution.rs` | what executor methods return: [`BoxFuture`], [`SpecList`], [`ToolExecution`] |
 //! | `context_executor.rs` | [`ContextExecutor`], the one path, and the blanket `impl ToolExecutor` |
 //! | `context.rs` | [`ToolContext`] and [`ChunkDropped`] |
 //! | `call/` | the call path: argument decoding, the panic boundary, deadlines and cancellation, sync tools on the blocking pool |
@@ -16,6 +17,7 @@
 pub(crate) mod call;
 pub(crate) mod context;
 pub(crate) mod context_executor;
+pub(crate) mod execution;
 pub(crate) mod executor;
 pub(crate) mod fn_tool;
 pub(crate) mod route;
@@ -27,7 +29,8 @@ pub(crate) mod stream_task;
 pub use call::{CatchUnwind, Panic};
 pub use context::{ChunkDropped, ToolContext};
 pub use context_executor::ContextExecutor;
-pub use executor::{BoxFuture, SpecList, ToolExecution, ToolExecutor};
+pub use execution::{BoxFuture, SpecList, ToolExecution};
+pub use executor::ToolExecutor;
 pub use fn_tool::Tool;
 pub use set::{DuplicateTool, ToolSet, ToolSetBuilder};
 pub use spec::{ToolAnnotations, ToolSpec};

@@ -6,8 +6,9 @@ use std::sync::Arc;
 use serde_json::Value;
 
 use super::context::ToolContext;
-use super::executor::{BoxFuture, ToolExecution, ToolExecutor};
-use crate::ToolFailure;
+use super::execution::{BoxFuture, ToolExecution};
+use super::executor::ToolExecutor;
+use crate::failure::ToolFailure;
 
 /// A call for a tool this executor does not serve: `fallback`'s call, whose result (every
 /// typed failure included) passes through unchanged, or, with no fallback, an *unhandled*

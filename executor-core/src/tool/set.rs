@@ -10,13 +10,14 @@ use tokio::sync::mpsc;
 use super::call::adapt::{Adapted, ForSeed};
 use super::context::ToolContext;
 use super::context_executor::ContextExecutor;
-use super::executor::{BoxFuture, SpecList, ToolExecution, ToolExecutor};
+use super::execution::{BoxFuture, SpecList, ToolExecution};
+use super::executor::ToolExecutor;
 use super::fn_tool::{FnTool, Tool};
 use super::route::{RouteTable, unserved};
 use super::spec::ToolSpec;
 use super::stream::ToolStreamChunk;
 use super::stream_task::stream_clone;
-use crate::ToolFailure;
+use crate::failure::ToolFailure;
 
 #[derive(Clone)]
 enum Target {

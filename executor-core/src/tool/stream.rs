@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::Classification;
+use crate::failure::Classification;
 
 /// How many chunks a stream buffers before the tool waits for the reader (backpressure).
 ///
@@ -66,4 +66,9 @@ impl ToolStreamChunk {
     pub const fn is_terminal(&self) -> bool {
         matches!(self, Self::Done { .. } | Self::Error { .. })
     }
+}
+
+/// The seed's refusal for an executor that does not stream.
+pub(crate) fn stream_unsupported(tool: &str) -> String {
+    format!("tool '{tool}': this executor does not support streaming/long-running invocation")
 }

@@ -6,7 +6,8 @@ use serde_json::Value;
 use tokio::sync::mpsc;
 
 use super::context::ToolContext;
-use super::executor::{BoxFuture, ToolExecutor};
+use super::execution::BoxFuture;
+use super::executor::ToolExecutor;
 use super::stream::ToolStreamChunk;
 use crate::failure::transport::for_stream;
 

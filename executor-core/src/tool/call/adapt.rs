@@ -9,9 +9,9 @@ use std::task::{Context, Poll};
 
 use serde_json::Value;
 
-use crate::ToolFailure;
+use crate::failure::ToolFailure;
 use crate::failure::transport::for_seed;
-use crate::tool::executor::ToolExecution;
+use crate::tool::execution::ToolExecution;
 
 /// A conversion of a call's result, named by a type so [`Adapted`] stores none. It converts
 /// the whole poll, so a conversion can match the ready result's variants in one `match`.

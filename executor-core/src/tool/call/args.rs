@@ -7,7 +7,7 @@ use serde::Deserialize;
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::ToolFailure;
+use crate::failure::ToolFailure;
 
 #[cold]
 fn not_an_object(params: &Value) -> ToolFailure {

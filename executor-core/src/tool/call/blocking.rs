@@ -9,10 +9,10 @@ use std::time::Duration;
 
 use serde_json::Value;
 
-use super::{drive, finish};
-use crate::ToolFailure;
+use super::drive::{drive, finish};
+use crate::failure::ToolFailure;
 use crate::tool::context::ToolContext;
-use crate::tool::executor::ToolExecution;
+use crate::tool::execution::ToolExecution;
 
 // Input:  a sync tool's body (decode, run, encode) as a closure of the arguments and the context
 // Output: the closure on the blocking pool, its join handle awaited under `drive` (the one

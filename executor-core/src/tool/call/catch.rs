@@ -7,7 +7,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::pin::Pin;
 use std::task::{Context, Poll};
 
-use crate::{FailureKind, ToolFailure};
+use crate::failure::{FailureKind, ToolFailure};
 
 pin_project_lite::pin_project! {
     /// Polls `fut` under `catch_unwind` (the shape of `futures-util`'s `CatchUnwind`): its
