@@ -181,7 +181,7 @@ class Crate:
                 uses.append((absolute, alias, segs[0] == "crate"))
                 if vis and top_level:
                     reexports[alias] = absolute
-        without_uses = USE.sub("", text)
+        without_uses = re.sub(r"pub\(in [^)]*\)", "", USE.sub("", text))
         for inline in INLINE.findall(without_uses):
             segs = inline.split("::")
             absolute = self.absolute(path, segs)

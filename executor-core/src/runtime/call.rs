@@ -1,9 +1,7 @@
 //! One call through the runtime: attempts, backoff, time limits, cancellation and checks.
 
-use std::collections::HashMap;
 use std::future::{Future, poll_fn};
 use std::pin::pin;
-use std::sync::Arc;
 use std::task::Poll;
 use std::time::Duration;
 
@@ -11,49 +9,11 @@ use serde_json::{Value, json};
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
-use super::limit::Limits;
+use super::config::Config;
 use super::options::CallOptions;
-use super::retry::{RetryPolicy, Rng, has_side_effects};
 use super::trace;
-use crate::tool::{BoxFuture, ToolAnnotations, ToolExecution, ToolExecutor};
-use crate::{FailureKind, ToolFailure};
-
-/// What a runtime was configured with; shared by its calls and its detached tasks.
-pub(super) struct Config {
-    pub(super) executor: Arc<dyn ToolExecutor>,
-    /// The hints of the tools whose spec has any, by name, read once from `specs()`.
-    pub(super) hints: HashMap<String, ToolAnnotations>,
-    pub(super) policy: RetryPolicy,
-    pub(super) jitter: Arc<Rng>,
-    pub(super) keys: Arc<Rng>,
-    pub(super) attempt_timeout: Option<Duration>,
-    pub(super) call_timeout: Option<Duration>,
-    pub(super) i_json: bool,
-    pub(super) limits: Limits,
-    pub(super) handle_ttl: Duration,
-    /// Output schemas to validate against (feature `validate`), when switched on.
-    #[cfg(feature = "validate")]
-    pub(super) outputs: Option<Arc<super::validate::Validators>>,
-}
-
-impl Clone for Config {
-    fn clone(&self) -> Self {
-        Self {
-            executor: Arc::clone(&self.executor),
-            hints: self.hints.clone(),
-            policy: self.policy.clone(),
-            jitter: Arc::clone(&self.jitter),
-            keys: Arc::clone(&self.keys),
-            attempt_timeout: self.attempt_timeout,
-            call_timeout: self.call_timeout,
-            i_json: self.i_json,
-            limits: self.limits.clone(),
-            handle_ttl: self.handle_ttl,
-            #[cfg(feature = "validate")]
-            outputs: self.outputs.clone(),
-        }
-    }
-}
+use crate::failure::{FailureKind, ToolFailure};
+use crate::tool::{BoxFuture, ToolExecution};
 
 /// A time limit an attempt runs under, and which one it is, for the failure that names it.
 #[derive(Debug, Clone, Copy)]
@@ -87,50 +47,6 @@ impl Limit {
         match (a, b) {
             (Some(a), Some(b)) => Some(if b.at < a.at { b } else { a }),
             (a, b) => a.or(b),
-        }
-    }
-}
-
-impl Config {
-    /// Whether a call of `tool` without a caller's key gets one: when the policy may retry it
-    /// although its hints say repeating it may repeat its effect (see [`has_side_effects`]).
-    /// Other calls are safe to repeat, so a key would only cost an allocation per call.
-    #[inline]
-    fn makes_keys_for(&self, tool: &str) -> bool {
-        self.policy.retries_side_effects()
-            && self.policy.attempts() > 1
-            && self.hints.get(tool).is_some_and(has_side_effects)
-    }
-
-    /// Whether a call of `tool` with the default options runs unguarded: no time limit, no
-    /// concurrency limit and no idempotency key to make.
-    #[inline]
-    pub(super) fn guards_nothing(&self, tool: &str) -> bool {
-        self.call_timeout.is_none()
-            && self.attempt_timeout.is_none()
-            && !self.limits.applies_to(tool)
-            && !self.makes_keys_for(tool)
-    }
-
-    /// How long to wait before retrying after `failure` on attempt `attempt`, or `None` to stop:
-    /// no attempts left, a failure the policy does not retry, or a delay the deadline cannot
-    /// fit (the hint is never shortened to fit).
-    pub(super) fn next_delay(
-        &self,
-        tool: &str,
-        attempt: u32,
-        failure: &ToolFailure,
-        deadline: Option<Instant>,
-    ) -> Option<Duration> {
-        if attempt >= self.policy.attempts() {
-            return None;
-        }
-        let hint = self.policy.decide(failure, self.hints.get(tool))?;
-        let jittered = self.jitter.delay(self.policy.delay_bound(attempt));
-        let delay = jittered.max(hint);
-        match deadline {
-            Some(deadline) if Instant::now() + delay >= deadline => None,
-            _ => Some(delay),
         }
     }
 }

@@ -6,7 +6,8 @@ use std::task::{Context, Poll};
 
 use serde_json::Value;
 
-use super::call::{Config, attempts, backoff, from_attempt};
+use super::call::{attempts, backoff, from_attempt};
+use super::config::Config;
 use super::options::CallOptions;
 use super::trace;
 use crate::ToolFailure;

@@ -42,6 +42,7 @@
 mod call;
 mod check;
 mod compose;
+mod config;
 mod default_call;
 mod handle;
 mod limit;
@@ -65,7 +66,7 @@ pub use handle::{DEFAULT_HANDLE_TTL, HANDLE_BUFFER, Handle, HandleId, HandleStat
 pub use options::CallOptions;
 pub use retry::RetryPolicy;
 
-use self::call::Config;
+use self::config::Config;
 use self::handle::{Registry, Shared};
 use self::options::{forward, relay};
 use crate::ToolFailure;

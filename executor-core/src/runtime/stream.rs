@@ -10,7 +10,8 @@ use serde_json::Value;
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
-use super::call::{Config, attempt_once, backoff, start};
+use super::call::{attempt_once, backoff, start};
+use super::config::Config;
 use super::options::{CallOptions, relay};
 use super::{Runtime, trace};
 use crate::failure::transport::for_stream;

@@ -1,34 +1,5 @@
-//! What a successful attempt must pass before the runtime returns it: the checks of
-//! `check.rs` (I-JSON, expected effects) and, with feature `validate`, the tool's output schema.
-
-use std::collections::HashMap;
-
-use serde_json::Value;
-
-use super::call::Config;
-use super::check;
-use crate::ToolFailure;
-use crate::tool::ToolExecution;
-
-impl Config {
-    /// Checks `execution` of `tool` as configured: I-JSON numbers, the expected effects' keys,
-    /// then the output schema. A failure is terminal (the tool has run; the same call would
-    /// answer the same way).
-    #[inline]
-    pub(super) fn check(
-        &self,
-        tool: &str,
-        execution: &ToolExecution,
-        expected: Option<&HashMap<String, Value>>,
-    ) -> Result<(), ToolFailure> {
-        check::execution(tool, execution, self.i_json, expected)?;
-        #[cfg(feature = "validate")]
-        if let Some(outputs) = &self.outputs {
-            outputs.check(tool, &execution.output)?;
-        }
-        Ok(())
-    }
-}
+//! With feature `validate`, a tool's output schema, checked on each success
+//! ([`Config::check`](super::config::Config) runs it after `check.rs`'s I-JSON and effect checks).
 
 #[cfg(feature = "validate")]
 pub(super) use schema::Validators;

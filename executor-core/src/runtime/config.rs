@@ -1,0 +1,116 @@
+//! The runtime's configuration, shared by every call ([`Config`]): what it decides before and
+//! after an attempt (keys, guards, the next delay, the checks a success must pass).
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde_json::Value;
+use tokio::time::Instant;
+
+use super::check;
+use super::limit::Limits;
+use super::retry::{RetryPolicy, Rng, has_side_effects};
+use crate::failure::ToolFailure;
+use crate::tool::{ToolAnnotations, ToolExecution, ToolExecutor};
+
+/// What a runtime was configured with; shared by its calls and its detached tasks.
+pub(super) struct Config {
+    pub(super) executor: Arc<dyn ToolExecutor>,
+    /// The hints of the tools whose spec has any, by name, read once from `specs()`.
+    pub(super) hints: HashMap<String, ToolAnnotations>,
+    pub(super) policy: RetryPolicy,
+    pub(super) jitter: Arc<Rng>,
+    pub(super) keys: Arc<Rng>,
+    pub(super) attempt_timeout: Option<Duration>,
+    pub(super) call_timeout: Option<Duration>,
+    pub(super) i_json: bool,
+    pub(super) limits: Limits,
+    pub(super) handle_ttl: Duration,
+    /// Output schemas to validate against (feature `validate`), when switched on.
+    #[cfg(feature = "validate")]
+    pub(super) outputs: Option<Arc<super::validate::Validators>>,
+}
+
+impl Clone for Config {
+    fn clone(&self) -> Self {
+        Self {
+            executor: Arc::clone(&self.executor),
+            hints: self.hints.clone(),
+            policy: self.policy.clone(),
+            jitter: Arc::clone(&self.jitter),
+            keys: Arc::clone(&self.keys),
+            attempt_timeout: self.attempt_timeout,
+            call_timeout: self.call_timeout,
+            i_json: self.i_json,
+            limits: self.limits.clone(),
+            handle_ttl: self.handle_ttl,
+            #[cfg(feature = "validate")]
+            outputs: self.outputs.clone(),
+        }
+    }
+}
+
+impl Config {
+    /// Whether a call of `tool` without a caller's key gets one: when the policy may retry it
+    /// although its hints say repeating it may repeat its effect (see [`has_side_effects`]).
+    /// Other calls are safe to repeat, so a key would only cost an allocation per call.
+    #[inline]
+    pub(super) fn makes_keys_for(&self, tool: &str) -> bool {
+        self.policy.retries_side_effects()
+            && self.policy.attempts() > 1
+            && self.hints.get(tool).is_some_and(has_side_effects)
+    }
+
+    /// Whether a call of `tool` with the default options runs unguarded: no time limit, no
+    /// concurrency limit and no idempotency key to make.
+    #[inline]
+    pub(super) fn guards_nothing(&self, tool: &str) -> bool {
+        self.call_timeout.is_none()
+            && self.attempt_timeout.is_none()
+            && !self.limits.applies_to(tool)
+            && !self.makes_keys_for(tool)
+    }
+
+    /// How long to wait before retrying after `failure` on attempt `attempt`, or `None` to stop:
+    /// no attempts left, a failure the policy does not retry, or a delay the deadline cannot
+    /// fit (the hint is never shortened to fit).
+    pub(super) fn next_delay(
+        &self,
+        tool: &str,
+        attempt: u32,
+        failure: &ToolFailure,
+        deadline: Option<Instant>,
+    ) -> Option<Duration> {
+        if attempt >= self.policy.attempts() {
+            return None;
+        }
+        let hint = self.policy.decide(failure, self.hints.get(tool))?;
+        let jittered = self.jitter.delay(self.policy.delay_bound(attempt));
+        let delay = jittered.max(hint);
+        match deadline {
+            Some(deadline) if Instant::now() + delay >= deadline => None,
+            _ => Some(delay),
+        }
+    }
+}
+
+impl Config {
+    /// Checks `execution` of `tool` as configured: I-JSON numbers, the expected effects' keys,
+    /// then the output schema. A failure is terminal (the tool has run; the same call would
+    /// answer the same way).
+    #[inline]
+    pub(super) fn check(
+        &self,
+        tool: &str,
+        execution: &ToolExecution,
+        expected: Option<&HashMap<String, Value>>,
+    ) -> Result<(), ToolFailure> {
+        check::execution(tool, execution, self.i_json, expected)?;
+        #[cfg(feature = "validate")]
+        if let Some(outputs) = &self.outputs {
+            outputs.check(tool, &execution.output)?;
+        }
+        Ok(())
+    }
+}
