@@ -1,5 +1,6 @@
-//! `AgentServerBuilder`: an [`AgentServer`] on other stores, with the server crate's builder
-//! within reach (interceptors, a `Profile`, any store).
+//! How an agent gets bound: [`serve`], [`AgentServer::bind`] and its siblings, and
+//! `AgentServerBuilder` (other stores, a public URL, the server crate's builder within reach:
+//! interceptors, a `Profile`, any store).
 
 use std::fmt;
 
@@ -10,7 +11,7 @@ use tokio::net::ToSocketAddrs;
 
 use super::card::Agent;
 use super::limit::DEFAULT_MAX_A2A_REQUEST_BYTES;
-use super::serve::{AgentServer, ServeError, local_url};
+use super::serve::{AgentServer, ServeError, WatchGuard, local_url};
 #[cfg(any(feature = "a2a-postgres", feature = "a2a-sqlite"))]
 use super::stores::Stores;
 
@@ -185,14 +186,77 @@ impl AgentServerBuilder {
     }
 }
 
-/// Stops the replica watchdog's loop (feature `a2a-postgres`) when dropped; empty otherwise.
-#[derive(Debug, Default)]
-pub(super) struct WatchGuard(pub(super) Option<tokio::task::JoinHandle<()>>);
-
-impl Drop for WatchGuard {
-    fn drop(&mut self) {
-        if let Some(join) = self.0.take() {
-            join.abort();
-        }
+impl AgentServer {
+    /// Binds `addr` for `agent`, whose card names `http://{bound address}` (an unspecified
+    /// address such as `0.0.0.0` is published as loopback; use
+    /// [`bind_with_url`](Self::bind_with_url) to publish the address clients should use).
+    ///
+    /// # Errors
+    /// [`ServeError`] when the address cannot be bound or the card is not valid A2A 1.0.
+    pub async fn bind(addr: impl ToSocketAddrs, agent: impl Agent) -> Result<Self, ServeError> {
+        Self::builder().bind(addr, agent).await
     }
+
+    /// Binds `addr` for `agent`, whose card names `public_url` (behind a proxy, or on a
+    /// public host name).
+    ///
+    /// # Errors
+    /// [`ServeError`] when the address cannot be bound or the card is not valid A2A 1.0.
+    pub async fn bind_with_url(
+        addr: impl ToSocketAddrs,
+        public_url: impl Into<String>,
+        agent: impl Agent,
+    ) -> Result<Self, ServeError> {
+        Self::builder()
+            .public_url(public_url)
+            .bind(addr, agent)
+            .await
+    }
+
+    /// Binds `addr` for an executor that does not describe itself (one declared with
+    /// [`agent_executor!`](crate::agent_executor)), with the card `card` builds for the bound
+    /// URL.
+    ///
+    /// # Errors
+    /// [`ServeError`] when the address cannot be bound or the card is not valid A2A 1.0.
+    pub async fn bind_executor(
+        addr: impl ToSocketAddrs,
+        executor: impl AgentExecutor,
+        card: impl FnOnce(&str) -> AgentCard,
+    ) -> Result<Self, ServeError> {
+        Self::builder().bind_executor(addr, executor, card).await
+    }
+
+    /// A builder for other stores (PostgreSQL, SQLite), a public URL, interceptors or a
+    /// deployment profile.
+    pub fn builder() -> AgentServerBuilder {
+        AgentServerBuilder::default()
+    }
+}
+
+/// Serves `agent` on `addr` until the process ends: JSON-RPC at `/`, HTTP+JSON (REST) under
+/// `/`, and the agent card at `/.well-known/agent-card.json`, with the card's interfaces at
+/// `http://{bound address}`. Use [`AgentServer`] to learn the bound port, publish another URL,
+/// or stop.
+///
+/// ```no_run
+/// use tool_executor::prelude::*;
+/// use tool_executor::agent::{ToolAgent, serve};
+///
+/// /// Adds two numbers.
+/// #[tool]
+/// fn add(a: i64, b: i64) -> i64 { a + b }
+///
+/// #[tokio::main]
+/// async fn main() -> Result<(), Box<dyn std::error::Error>> {
+///     serve("127.0.0.1:3000", ToolAgent::new(toolset![add])).await?;
+///     Ok(())
+/// }
+/// ```
+///
+/// # Errors
+/// [`ServeError`] when the address cannot be bound or the card is not valid A2A 1.0.
+pub async fn serve(addr: impl ToSocketAddrs, agent: impl Agent) -> Result<(), ServeError> {
+    AgentServer::bind(addr, agent).await?.run().await;
+    Ok(())
 }

@@ -101,7 +101,7 @@ mod tools;
 #[cfg(feature = "a2a-postgres")]
 mod watchdog;
 
-pub use builder::AgentServerBuilder;
+pub use builder::{AgentServerBuilder, serve};
 
 pub use card::Agent;
 #[doc(hidden)]
@@ -117,7 +117,7 @@ pub use limit::DEFAULT_MAX_A2A_REQUEST_BYTES;
 pub use queue::TaskQueue;
 #[doc(hidden)]
 pub use queue::{default_cancel, run_cancel, run_execute, run_shutdown};
-pub use serve::{AgentServer, RunningAgent, ServeError, StopReport, serve};
+pub use serve::{AgentServer, RunningAgent, ServeError, StopReport};
 #[cfg(any(feature = "a2a-postgres", feature = "a2a-sqlite"))]
 pub use stores::Stores;
 pub use tools::{OUTPUT_ARTIFACT, RESULT_ARTIFACT, TOOL_SCHEMAS_EXTENSION, ToolAgent};

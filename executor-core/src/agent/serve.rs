@@ -8,15 +8,9 @@ use std::sync::Arc;
 
 use a2a_protocol_server::dispatch::{CombinedDispatcher, DispatchConfig};
 use a2a_protocol_server::serve::{ServeReport, Server};
-use a2a_protocol_server::{
-    AgentExecutor, CancellationToken, RequestHandler, ServerError, ShutdownReport,
-};
-use a2a_protocol_types::agent_card::AgentCard;
-use tokio::net::ToSocketAddrs;
+use a2a_protocol_server::{CancellationToken, RequestHandler, ServerError, ShutdownReport};
 use tokio::task::JoinHandle;
 
-use super::builder::{AgentServerBuilder, WatchGuard};
-use super::card::Agent;
 use super::limit::BodyLimit;
 
 /// Why an agent could not be served.
@@ -52,33 +46,6 @@ impl std::error::Error for ServeError {
     }
 }
 
-/// Serves `agent` on `addr` until the process ends: JSON-RPC at `/`, HTTP+JSON (REST) under
-/// `/`, and the agent card at `/.well-known/agent-card.json`, with the card's interfaces at
-/// `http://{bound address}`. Use [`AgentServer`] to learn the bound port, publish another URL,
-/// or stop.
-///
-/// ```no_run
-/// use tool_executor::prelude::*;
-/// use tool_executor::agent::{ToolAgent, serve};
-///
-/// /// Adds two numbers.
-/// #[tool]
-/// fn add(a: i64, b: i64) -> i64 { a + b }
-///
-/// #[tokio::main]
-/// async fn main() -> Result<(), Box<dyn std::error::Error>> {
-///     serve("127.0.0.1:3000", ToolAgent::new(toolset![add])).await?;
-///     Ok(())
-/// }
-/// ```
-///
-/// # Errors
-/// [`ServeError`] when the address cannot be bound or the card is not valid A2A 1.0.
-pub async fn serve(addr: impl ToSocketAddrs, agent: impl Agent) -> Result<(), ServeError> {
-    AgentServer::bind(addr, agent).await?.run().await;
-    Ok(())
-}
-
 /// How a server stopped.
 #[derive(Debug)]
 #[non_exhaustive]
@@ -110,52 +77,6 @@ impl fmt::Debug for AgentServer {
 }
 
 impl AgentServer {
-    /// Binds `addr` for `agent`, whose card names `http://{bound address}` (an unspecified
-    /// address such as `0.0.0.0` is published as loopback; use
-    /// [`bind_with_url`](Self::bind_with_url) to publish the address clients should use).
-    ///
-    /// # Errors
-    /// [`ServeError`] when the address cannot be bound or the card is not valid A2A 1.0.
-    pub async fn bind(addr: impl ToSocketAddrs, agent: impl Agent) -> Result<Self, ServeError> {
-        Self::builder().bind(addr, agent).await
-    }
-
-    /// Binds `addr` for `agent`, whose card names `public_url` (behind a proxy, or on a
-    /// public host name).
-    ///
-    /// # Errors
-    /// [`ServeError`] when the address cannot be bound or the card is not valid A2A 1.0.
-    pub async fn bind_with_url(
-        addr: impl ToSocketAddrs,
-        public_url: impl Into<String>,
-        agent: impl Agent,
-    ) -> Result<Self, ServeError> {
-        Self::builder()
-            .public_url(public_url)
-            .bind(addr, agent)
-            .await
-    }
-
-    /// Binds `addr` for an executor that does not describe itself (one declared with
-    /// [`agent_executor!`](crate::agent_executor)), with the card `card` builds for the bound
-    /// URL.
-    ///
-    /// # Errors
-    /// [`ServeError`] when the address cannot be bound or the card is not valid A2A 1.0.
-    pub async fn bind_executor(
-        addr: impl ToSocketAddrs,
-        executor: impl AgentExecutor,
-        card: impl FnOnce(&str) -> AgentCard,
-    ) -> Result<Self, ServeError> {
-        Self::builder().bind_executor(addr, executor, card).await
-    }
-
-    /// A builder for other stores (PostgreSQL, SQLite), a public URL, interceptors or a
-    /// deployment profile.
-    pub fn builder() -> AgentServerBuilder {
-        AgentServerBuilder::default()
-    }
-
     pub(super) fn from_parts(
         server: Server,
         handler: RequestHandler,
@@ -295,4 +216,16 @@ pub(super) fn local_url(server: &Server) -> Result<String, ServeError> {
         addr.set_ip(loopback);
     }
     Ok(format!("http://{addr}"))
+}
+
+/// Stops the replica watchdog's loop (feature `a2a-postgres`) when dropped; empty otherwise.
+#[derive(Debug, Default)]
+pub(super) struct WatchGuard(pub(super) Option<tokio::task::JoinHandle<()>>);
+
+impl Drop for WatchGuard {
+    fn drop(&mut self) {
+        if let Some(join) = self.0.take() {
+            join.abort();
+        }
+    }
 }

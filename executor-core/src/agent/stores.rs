@@ -9,8 +9,7 @@ use std::time::Duration;
 use a2a_protocol_server::RequestHandlerBuilder;
 use a2a_protocol_server::store::TaskStore;
 
-use super::builder::WatchGuard;
-use super::serve::ServeError;
+use super::serve::{ServeError, WatchGuard};
 #[cfg(feature = "a2a-postgres")]
 use super::watchdog::Watchdog;
 
