@@ -11,6 +11,8 @@
 
 mod client;
 mod convert;
+#[cfg(feature = "mcp-http")]
+mod limits;
 mod serve;
 mod server;
 #[cfg(feature = "mcp-http")]
@@ -20,10 +22,10 @@ mod stdio;
 pub use client::{
     DEFAULT_HANDSHAKE_TIMEOUT, McpClientError, McpProtocol, McpServerConfig, McpToolExecutor,
 };
-pub use server::{DEFAULT_MAX_REQUEST_BYTES, McpServer};
 #[cfg(feature = "mcp-http")]
 #[cfg_attr(docsrs, doc(cfg(feature = "mcp-http")))]
-pub use sessions::{DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_TIMEOUT};
+pub use limits::{DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_TIMEOUT};
+pub use server::{DEFAULT_MAX_REQUEST_BYTES, McpServer};
 
 /// Re-export of the MCP SDK this module is built on, for its model types.
 pub use rmcp;

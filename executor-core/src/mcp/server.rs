@@ -68,7 +68,7 @@ pub(crate) struct Inner {
     pub(crate) max_request_bytes: usize,
     pub(crate) allowed_hosts: Option<Vec<String>>,
     #[cfg(feature = "mcp-http")]
-    pub(crate) http_limits: super::sessions::HttpLimits,
+    pub(crate) http_limits: super::limits::HttpLimits,
     /// Streamable HTTP without sessions (`with_stateless_http`).
     pub(crate) stateless_http: bool,
     catalog: Mutex<Option<Arc<Catalog>>>,
@@ -113,7 +113,7 @@ impl McpServer {
                 max_request_bytes: DEFAULT_MAX_REQUEST_BYTES,
                 allowed_hosts: None,
                 #[cfg(feature = "mcp-http")]
-                http_limits: super::sessions::HttpLimits::default(),
+                http_limits: super::limits::HttpLimits::default(),
                 stateless_http: false,
                 catalog: Mutex::new(None),
             }),

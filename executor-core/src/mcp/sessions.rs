@@ -17,43 +17,9 @@ use rmcp::transport::streamable_http_server::session::local::{LocalSessionManage
 
 use super::server::McpServer;
 
-/// The default cap on live streamable HTTP sessions.
-pub const DEFAULT_MAX_SESSIONS: usize = 256;
-
-/// The default time an HTTP session may stay idle before it is closed (2 minutes).
-pub const DEFAULT_SESSION_IDLE_TIMEOUT: Duration = Duration::from_secs(120);
-
-/// The `Origin`s accepted by default: loopback pages only (any port, http or https).
-const LOOPBACK_ORIGINS: [&str; 6] = [
-    "http://localhost:*",
-    "http://127.0.0.1:*",
-    "http://[::1]:*",
-    "https://localhost:*",
-    "https://127.0.0.1:*",
-    "https://[::1]:*",
-];
-
-/// The session settings of an [`McpServer`].
-#[derive(Debug, Clone)]
-pub(crate) struct HttpLimits {
-    pub(crate) max_sessions: usize,
-    pub(crate) idle_timeout: Duration,
-    pub(crate) allowed_origins: Vec<String>,
-}
-
-impl Default for HttpLimits {
-    fn default() -> Self {
-        Self {
-            max_sessions: DEFAULT_MAX_SESSIONS,
-            idle_timeout: DEFAULT_SESSION_IDLE_TIMEOUT,
-            allowed_origins: LOOPBACK_ORIGINS.map(str::to_owned).to_vec(),
-        }
-    }
-}
-
 #[cfg_attr(docsrs, doc(cfg(feature = "mcp-http")))]
 impl McpServer {
-    /// Caps the live streamable HTTP sessions (default [`DEFAULT_MAX_SESSIONS`]). A new
+    /// Caps the live streamable HTTP sessions (default [`DEFAULT_MAX_SESSIONS`](super::DEFAULT_MAX_SESSIONS)). A new
     /// session beyond the cap is refused with HTTP 503 and a JSON-RPC error naming the cap;
     /// sessions in use are never closed to make room.
     #[must_use]
@@ -62,7 +28,7 @@ impl McpServer {
     }
 
     /// Closes an HTTP session nobody has used for `timeout` (default
-    /// [`DEFAULT_SESSION_IDLE_TIMEOUT`]), freeing what it held and its place under the cap.
+    /// [`DEFAULT_SESSION_IDLE_TIMEOUT`](super::DEFAULT_SESSION_IDLE_TIMEOUT)), freeing what it held and its place under the cap.
     #[must_use]
     pub fn with_session_idle_timeout(self, timeout: Duration) -> Self {
         self.edit(|i| i.http_limits.idle_timeout = timeout)
