@@ -12,8 +12,8 @@
 
 use serde_json::Value;
 
+use super::transformed::{Transformed, object_root};
 use super::walk::{Nulls, Recursion, Rules, Walker};
-use super::{Transformed, object_root};
 
 const RULES: Rules = Rules {
     keep: &[
@@ -49,7 +49,7 @@ fn root(canonical: &Value, input: bool) -> Value {
     }
 }
 
-pub(super) fn loose(canonical: &Value, input: bool) -> Transformed {
+pub(super) fn standard(canonical: &Value, input: bool) -> Transformed {
     Transformed {
         schema: root(canonical, input),
         strict: false,
@@ -65,6 +65,6 @@ pub(super) fn strict(canonical: &Value, input: bool) -> Transformed {
     if blockers.is_empty() {
         out
     } else {
-        super::non_strict(root, blockers)
+        super::transformed::non_strict(root, blockers)
     }
 }

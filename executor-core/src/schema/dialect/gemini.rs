@@ -16,8 +16,9 @@
 
 use serde_json::Value;
 
+use super::gemini_rules;
+use super::transformed::{Transformed, object_root};
 use super::walk::{Nulls, Recursion, Rules, Walker};
-use super::{Transformed, gemini_rules, object_root};
 
 const OPENAPI: Rules = Rules {
     keep: &[

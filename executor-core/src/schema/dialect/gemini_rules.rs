@@ -11,7 +11,7 @@
 
 use serde_json::{Map, Value};
 
-use super::Loss;
+use super::transformed::Loss;
 use super::walk::escape_pointer;
 
 /// The largest magnitude up to which a double holds every integer: 2^53.

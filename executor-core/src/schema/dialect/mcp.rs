@@ -5,7 +5,7 @@
 
 use serde_json::{Map, Value};
 
-use super::{Transformed, object_root};
+use super::transformed::{Transformed, object_root};
 
 /// The property that carries a non-object result.
 pub(crate) const RESULT_KEY: &str = "result";

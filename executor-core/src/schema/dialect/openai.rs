@@ -11,8 +11,8 @@
 
 use serde_json::Value;
 
+use super::transformed::{Loss, Transformed, object_root};
 use super::walk::{Nulls, Recursion, Rules, Walker};
-use super::{Loss, Transformed, object_root};
 
 pub(super) const RULES: Rules = Rules {
     keep: &[
@@ -80,7 +80,7 @@ pub(super) fn transform(canonical: &Value, input: bool) -> Transformed {
     if blockers.is_empty() {
         return out;
     }
-    out = super::non_strict(root, blockers);
+    out = super::transformed::non_strict(root, blockers);
     out
 }
 

@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 
 use serde_json::{Map, Value};
 
-use super::{Loss, Transformed};
+use super::transformed::{Loss, Transformed};
 
 /// What a dialect does with a type that refers to itself.
 #[derive(Clone, Copy, PartialEq, Eq)]
