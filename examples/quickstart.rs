@@ -164,7 +164,7 @@ impl Counter {
 ///
 /// # Errors
 /// If two tools had one name.
-pub fn tools() -> Result<ToolSet, tool_executor::DuplicateTool> {
+pub fn tools() -> Result<ToolSet, tool_executor::tool::DuplicateTool> {
     ToolSet::builder()
         .tool::<get_weather>()
         .tool::<add>()

@@ -138,7 +138,8 @@ pub mod hand {
     use schemars::JsonSchema;
     use serde::Deserialize;
     use serde_json::Value;
-    use tool_executor::{BoxFuture, SpecList, ToolSpec};
+    use tool_executor::ToolSpec;
+    use tool_executor::tool::{BoxFuture, SpecList};
 
     use super::Reply;
 

@@ -98,7 +98,8 @@
 //! ```
 //! use tool_executor::prelude::*;
 //! use tool_executor::failure::transport::{for_retry, RetryDecision};
-//! use tool_executor::{REDACTED_MESSAGE, ToolSet};
+//! use tool_executor::ToolSet;
+//! use tool_executor::failure::REDACTED_MESSAGE;
 //! use std::time::Duration;
 //!
 //! #[derive(Debug, thiserror::Error, ToolFailure)]
@@ -175,25 +176,35 @@
 //! }
 //! ```
 //!
-//! ## Map of the crate
-//! - The macros carry their reference, every key and rule: [`#[tool]`](macro@tool),
-//!   [`#[tools]`](macro@tools), [`toolset!`], [`#[derive(ToolFailure)]`](derive@ToolFailure)
-//!   (and, with `a2a`, `#[agent]` and `agent_executor!`).
-//! - [`ToolExecutor`]: the seed contract plus [`ToolExecutor::execute_with_context`].
-//! - [`ContextExecutor`]: the one method with the full context that generated executors
-//!   implement; a blanket impl gives every [`ToolExecutor`] method from it.
-//! - [`ToolSet`]: free-fn tools and executors behind one name-dispatching executor.
-//! - [`ToolFailure`](struct@ToolFailure): ordinary / terminal / unhandled, with a code, kind, retry hint and data;
-//!   `#[derive(ToolFailure)]` and the per-transport table in [`failure::transport`].
-//! - [`ToolContext`]: ids, attempt, deadline, cancellation, progress and state changes.
-//! - [`schema`]: the canonical JSON Schemas (2020-12) of tool inputs and outputs.
-//! - `agent` (feature `a2a`): A2A agents: `agent_executor!`, `#[agent]`, `Emitter`, `ToolAgent`,
-//!   `serve`; with `a2a-client`, `A2aToolExecutor` uses an agent's skills as tools.
-//! - `mcp` (features `mcp`, `mcp-http`): `McpServer` and `mcp_server!` serve any executor over
-//!   MCP; `McpToolExecutor` uses an MCP server's tools as an executor.
-//! - `subprocess` (feature `subprocess`): `SubprocessToolExecutor`, one process per call.
-//! - `car` (feature `car-ir`): conversions to car-ir's types and `car_executor!`, our
-//!   executors inside car-engine's own `Runtime`.
+//! ## The crate root
+//! The root holds what a tool author writes; everything else lives in the module that owns it
+//! (`tool_executor::tool::BoxFuture`, `tool_executor::failure::REDACTED_MESSAGE`, …).
+//!
+//! | item | what it is |
+//! |---|---|
+//! | [`#[tool]`](macro@tool), [`#[tools]`](macro@tools), [`toolset!`] | a tool from a fn, an executor from an impl block, a set from tools |
+//! | [`#[derive(ToolFailure)]`](derive@ToolFailure) | a typed failure from an error enum |
+//! | `#[agent]`, `agent_executor!` (feature `a2a`) | an A2A agent from an impl block, from closures |
+//! | [`ToolContext`] | what a tool may read of its call: ids, attempt, deadline, cancellation, progress, state changes |
+//! | [`ChunkDropped`] | why a progress chunk was not delivered |
+//! | [`ToolFailure`](struct@ToolFailure), [`FailureKind`], [`Classification`] | a failure: ordinary, terminal or unhandled, with a kind, code, retry hint and data |
+//! | [`ToolExecutor`] | the seed contract every executor implements |
+//! | [`ContextExecutor`] | the one method (`dispatch`) an executor implements to get every [`ToolExecutor`] method |
+//! | [`Tool`] | what `#[tool]` implements on a free function |
+//! | [`ToolSet`] | tools and executors behind one name-dispatching executor |
+//! | [`ToolSpec`], [`ToolAnnotations`] | a tool's name, description, schemas, hints and failure codes |
+//! | [`ToolExecution`], [`ToolStreamChunk`] | a call's output and state changes; one chunk of a streamed call |
+//! | `McpServer`, `McpServerConfig`, `McpToolExecutor` (feature `mcp`) | serve any executor over MCP; use an MCP server's tools |
+//! | `A2aToolExecutor` (feature `a2a-client`) | use an A2A agent's skills as tools |
+//! | `SubprocessToolExecutor`, `SubprocessTool` (feature `subprocess`) | one process per call |
+//! | [`prelude`] | the macros, [`ToolContext`], [`ToolExecutor`], [`ToolFailure`](struct@ToolFailure) and `json!` |
+//!
+//! The modules: [`tool`] (the executor traits, the call path, sets, streams), [`failure`] (the
+//! failure type and its per-transport table, [`failure::transport`]), [`schema`] (canonical
+//! JSON Schemas and each provider's dialect), [`provider`] (tool definitions for OpenAI,
+//! Anthropic and Gemini, and their calls answered), [`runtime`] (retries, limits, detached
+//! calls), `agent` (feature `a2a`), `mcp` (feature `mcp`), `subprocess` (feature
+//! `subprocess`) and `car` (feature `car-ir`).
 //!
 //! ## Cargo features
 //! None is on by default: a tools-only build compiles neither hyper, rmcp nor the A2A crates.
@@ -235,11 +246,10 @@ pub mod tool;
 #[path = "private.rs"]
 pub mod __private;
 
-pub use failure::{Classification, FailureKind, REDACTED_MESSAGE, ToolFailure};
+pub use failure::{Classification, FailureKind, ToolFailure};
 pub use tool::{
-    BoxFuture, CatchUnwind, ChunkDropped, ContextExecutor, DuplicateTool, Panic, STREAM_CAPACITY,
-    SpecList, Tool, ToolAnnotations, ToolContext, ToolExecution, ToolExecutor, ToolSet,
-    ToolSetBuilder, ToolSpec, ToolStreamChunk, spawn_stream,
+    ChunkDropped, ContextExecutor, Tool, ToolAnnotations, ToolContext, ToolExecution, ToolExecutor,
+    ToolSet, ToolSpec, ToolStreamChunk,
 };
 /// `#[derive(ToolFailure)]`, beside the type of the same name (derives and types live in
 /// different namespaces, as with serde's `Serialize`).

@@ -27,13 +27,11 @@ use serde_json::{Value, json};
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWriteExt};
 use tokio::process::Command;
 
+use crate::failure::{Classification, FailureKind, ToolFailure};
 use crate::process_group::{Group, own_group};
 use crate::tool::SpecList;
 use crate::tool::route::unserved;
-use crate::{
-    BoxFuture, Classification, ContextExecutor, FailureKind, ToolContext, ToolExecution,
-    ToolExecutor, ToolFailure, ToolSpec,
-};
+use crate::tool::{BoxFuture, ContextExecutor, ToolContext, ToolExecution, ToolExecutor, ToolSpec};
 
 /// A tool's own time limit when none is set (the seed's default).
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);

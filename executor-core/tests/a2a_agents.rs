@@ -19,12 +19,12 @@ use tool_executor::agent::{
 struct Recorder(Arc<Mutex<Vec<StreamResponse>>>);
 
 impl EventQueueWriter for Recorder {
-    fn write(&self, event: StreamResponse) -> tool_executor::BoxFuture<'_, A2aResult<()>> {
+    fn write(&self, event: StreamResponse) -> tool_executor::tool::BoxFuture<'_, A2aResult<()>> {
         self.0.lock().unwrap().push(event);
         Box::pin(std::future::ready(Ok(())))
     }
 
-    fn close(&self) -> tool_executor::BoxFuture<'_, A2aResult<()>> {
+    fn close(&self) -> tool_executor::tool::BoxFuture<'_, A2aResult<()>> {
         Box::pin(std::future::ready(Ok(())))
     }
 }

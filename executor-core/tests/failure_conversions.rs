@@ -3,8 +3,9 @@
 
 use std::error::Error as _;
 
+use tool_executor::failure::REDACTED_MESSAGE;
 use tool_executor::prelude::*;
-use tool_executor::{Classification, FailureKind, REDACTED_MESSAGE};
+use tool_executor::{Classification, FailureKind};
 
 #[test]
 fn text_is_ordinary_and_shown() {

@@ -7,7 +7,8 @@ use std::time::Duration;
 
 use serde_json::json;
 use tool_executor::failure::FailureCodes;
-use tool_executor::{Classification, FailureKind, REDACTED_MESSAGE, ToolFailure};
+use tool_executor::failure::REDACTED_MESSAGE;
+use tool_executor::{Classification, FailureKind, ToolFailure};
 
 /// Every variant-level key, one per variant, on an enum without defaults.
 #[derive(Debug, thiserror::Error, ToolFailure)]

@@ -4,9 +4,10 @@
 
 use std::error::Error as _;
 
+use tool_executor::ToolStreamChunk;
+use tool_executor::failure::REDACTED_MESSAGE;
 use tool_executor::failure::transport::{for_a2a, for_mcp, for_retry, for_seed, structured};
 use tool_executor::prelude::*;
-use tool_executor::{REDACTED_MESSAGE, ToolStreamChunk};
 
 const SECRET: &str = "postgres://admin:hunter2@db.internal";
 

@@ -4,11 +4,12 @@
 use std::time::Duration;
 
 use serde_json::{Value, json};
+use tool_executor::failure::REDACTED_MESSAGE;
 use tool_executor::failure::transport::{
     A2aFailureClass, A2aOutcome, A2aTerminal, JSONRPC_INVALID_PARAMS, McpOutcome, RetryDecision,
     for_a2a, for_mcp, for_retry, for_seed, structured,
 };
-use tool_executor::{Classification, FailureKind, REDACTED_MESSAGE, ToolFailure};
+use tool_executor::{Classification, FailureKind, ToolFailure};
 
 use A2aFailureClass::{BudgetExhausted, Internal, InvalidRequest, Transient};
 

@@ -326,7 +326,7 @@ async fn failures_are_is_error_results_and_the_server_keeps_answering() {
     assert_eq!(reply["result"].get("structuredContent"), None);
 
     let reply = wire.call(3, "leak", json!({})).await;
-    assert_eq!(text(&reply), tool_executor::REDACTED_MESSAGE);
+    assert_eq!(text(&reply), tool_executor::failure::REDACTED_MESSAGE);
     assert!(
         !reply.to_string().contains("hunter2"),
         "redacted failures stay redacted: {reply}"
@@ -355,7 +355,7 @@ impl tool_executor::ToolExecutor for Panicky {
         &'a self,
         _tool: &'a str,
         _params: &'a Value,
-    ) -> tool_executor::BoxFuture<'a, Result<Value, String>> {
+    ) -> tool_executor::tool::BoxFuture<'a, Result<Value, String>> {
         Box::pin(async { panic!("hand-written executors can panic too") })
     }
 
@@ -364,7 +364,7 @@ impl tool_executor::ToolExecutor for Panicky {
         tool: &'a str,
         _params: &'a Value,
         _ctx: tool_executor::ToolContext,
-    ) -> tool_executor::BoxFuture<
+    ) -> tool_executor::tool::BoxFuture<
         'a,
         Result<tool_executor::ToolExecution, tool_executor::ToolFailure>,
     > {

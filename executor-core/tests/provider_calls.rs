@@ -9,9 +9,10 @@ use std::borrow::Cow;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+use tool_executor::failure::REDACTED_MESSAGE;
 use tool_executor::prelude::*;
 use tool_executor::provider::{Definitions, Provider, ToolCall};
-use tool_executor::{FailureKind, REDACTED_MESSAGE, ToolSet};
+use tool_executor::{FailureKind, ToolSet};
 
 /// Retries a job.
 #[tool]

@@ -16,7 +16,8 @@ use std::time::Duration;
 use common::assert_snapshot;
 use serde_json::Value;
 use tool_executor::prelude::*;
-use tool_executor::{BoxFuture, FailureKind, ToolSet, ToolSpec};
+use tool_executor::tool::BoxFuture;
+use tool_executor::{FailureKind, ToolSet, ToolSpec};
 use tool_support::{add, call, drain, ping, rt};
 
 /// A stateful, clonable service.

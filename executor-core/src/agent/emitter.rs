@@ -14,7 +14,7 @@ use a2a_protocol_types::message::{Message, Part};
 use a2a_protocol_types::task::{ContextId, TaskState, TaskStatus};
 use serde_json::{Map, Value, json};
 
-use crate::ToolFailure;
+use crate::failure::ToolFailure;
 use crate::failure::transport::{A2aFailureClass, A2aTerminal, for_a2a};
 
 /// Writes a task's status updates and artifacts, one call each, and guarantees correct ends:

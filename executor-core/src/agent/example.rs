@@ -9,7 +9,7 @@
 
 use serde_json::{Map, Value, json};
 
-use crate::ToolSpec;
+use crate::tool::ToolSpec;
 
 /// How deep a schema is followed (through `$ref`s, arrays and objects) before giving up.
 const MAX_DEPTH: u8 = 16;

@@ -19,7 +19,7 @@ use a2a_protocol_types::events::{StreamResponse, TaskStatusUpdateEvent};
 use a2a_protocol_types::task::{ContextId, TaskState, TaskStatus};
 use tokio::sync::{mpsc, oneshot};
 
-use crate::BoxFuture;
+use crate::tool::BoxFuture;
 use crate::tool::CatchUnwind;
 
 /// How many events an agent may have in flight to the forwarding run. Each write waits for its

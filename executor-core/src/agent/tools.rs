@@ -19,7 +19,9 @@ use super::emitter::Emitter;
 use super::example::example_call;
 use super::queue::{TaskQueue, run_execute};
 use crate::schema::dialect::integral_floats_to_integers;
-use crate::{BoxFuture, STREAM_CAPACITY, ToolContext, ToolExecutor, ToolSpec, ToolStreamChunk};
+use crate::tool::{
+    BoxFuture, STREAM_CAPACITY, ToolContext, ToolExecutor, ToolSpec, ToolStreamChunk,
+};
 
 /// The agent-card extension that carries each tool-skill's JSON Schemas. A2A 1.0 skills have
 /// no metadata field, so the schemas ride in `capabilities.extensions[].params` as
@@ -93,7 +95,7 @@ impl std::fmt::Debug for ToolAgent {
 }
 
 impl ToolAgent {
-    /// Serves `tools` (a [`ToolSet`](crate::ToolSet), a `#[tools]` executor, any executor that
+    /// Serves `tools` (a [`ToolSet`](crate::tool::ToolSet), a `#[tools]` executor, any executor that
     /// lists its [`specs`](ToolExecutor::specs)).
     #[must_use]
     pub fn new(tools: impl ToolExecutor + 'static) -> Self {

@@ -22,7 +22,7 @@ use serde_json::{Value, json};
 use sqlx::postgres::PgPool;
 use tokio::time::Instant;
 
-use crate::BoxFuture;
+use crate::tool::BoxFuture;
 
 /// How long a replica may go without a heartbeat before its running tasks are failed (30 s);
 /// set it with [`Stores::with_replica_timeout`](super::Stores::with_replica_timeout).

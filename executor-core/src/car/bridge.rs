@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use serde_json::Value;
 use tokio::sync::mpsc;
 
-use crate::{STREAM_CAPACITY, ToolExecution, ToolExecutor, ToolStreamChunk};
+use crate::tool::{STREAM_CAPACITY, ToolExecution, ToolExecutor, ToolStreamChunk};
 
 /// What one of car's methods carried: the action id and its `timeout_ms` budget, the session
 /// and the 1-based attempt, the expected effects and the return schema. car's plain `execute`
@@ -68,7 +68,7 @@ impl<'a> Seed<'a> {
 }
 
 /// The one path: our `execute_classified` with everything `seed` carried (a
-/// [`ContextExecutor`](crate::ContextExecutor) turns that into one `call` with the full
+/// [`ContextExecutor`](crate::tool::ContextExecutor) turns that into one `call` with the full
 /// context), its failure as car's typed failure.
 ///
 /// # Errors

@@ -5,7 +5,8 @@ use std::collections::BTreeMap;
 use serde_json::{Map, Value};
 
 use crate::failure::transport::{KindPolicy, restore, structured};
-use crate::{FailureKind, ToolFailure, ToolSpec, ToolStreamChunk};
+use crate::failure::{FailureKind, ToolFailure};
+use crate::tool::{ToolSpec, ToolStreamChunk};
 
 /// What opens the details car's messages carry for us: a failure's message (or an `error`
 /// chunk's) is followed by `" [executor/failure {json}]"`, one compact JSON object and a

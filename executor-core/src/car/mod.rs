@@ -106,11 +106,11 @@
 //! assert_eq!((timed_out.message(), timed_out.kind()), ("action timed out after 50ms", FailureKind::Tool));
 //! ```
 //!
-//! [`execute_classified`]: crate::ToolExecutor::execute_classified
-//! [`ContextExecutor`]: crate::ContextExecutor
-//! [`ToolFailure`]: struct@crate::ToolFailure
-//! [`ToolStreamChunk`]: crate::ToolStreamChunk
-//! [`ToolSpec`]: crate::ToolSpec
+//! [`execute_classified`]: crate::tool::ToolExecutor::execute_classified
+//! [`ContextExecutor`]: crate::tool::ContextExecutor
+//! [`ToolFailure`]: struct@crate::failure::ToolFailure
+//! [`ToolStreamChunk`]: crate::tool::ToolStreamChunk
+//! [`ToolSpec`]: crate::tool::ToolSpec
 
 pub(crate) mod bridge;
 mod convert;
@@ -135,7 +135,7 @@ macro_rules! car_executor {
     ($(#[$attr:meta])* $vis:vis $name:ident $(;)?) => {
         $(#[$attr])*
         #[derive(Clone)]
-        $vis struct $name(pub $crate::__private::Arc<dyn $crate::ToolExecutor>);
+        $vis struct $name(pub $crate::__private::Arc<dyn $crate::tool::ToolExecutor>);
 
         const _: () = {
             use $crate::__private as __rt;
@@ -144,7 +144,7 @@ macro_rules! car_executor {
             impl $name {
                 /// Bridges `executor` into car-engine.
                 #[must_use]
-                pub fn new(executor: impl $crate::ToolExecutor + 'static) -> Self {
+                pub fn new(executor: impl $crate::tool::ToolExecutor + 'static) -> Self {
                     Self(__rt::Arc::new(executor))
                 }
 
@@ -157,8 +157,8 @@ macro_rules! car_executor {
                 }
             }
 
-            impl ::core::convert::From<__rt::Arc<dyn $crate::ToolExecutor>> for $name {
-                fn from(executor: __rt::Arc<dyn $crate::ToolExecutor>) -> Self {
+            impl ::core::convert::From<__rt::Arc<dyn $crate::tool::ToolExecutor>> for $name {
+                fn from(executor: __rt::Arc<dyn $crate::tool::ToolExecutor>) -> Self {
                     Self(executor)
                 }
             }

@@ -3,7 +3,8 @@ use std::time::Duration;
 use serde_json::{Value, json};
 
 use super::FAILURE_MARKER;
-use crate::{Classification, FailureKind, ToolAnnotations, ToolFailure, ToolSpec, ToolStreamChunk};
+use crate::failure::{Classification, FailureKind, ToolFailure};
+use crate::tool::{ToolAnnotations, ToolSpec, ToolStreamChunk};
 
 /// The message before the marker and the marker's JSON, parsed.
 fn marker_of(message: &str) -> (&str, Value) {
@@ -88,7 +89,7 @@ fn a_redacted_failure_sends_neither_its_text_nor_its_data() {
     let car = car_ir::ToolFailure::from(&ours);
     assert!(!car.message.contains("hunter2"), "{}", car.message);
     let (text, details) = marker_of(&car.message);
-    assert_eq!(text, crate::REDACTED_MESSAGE);
+    assert_eq!(text, crate::failure::REDACTED_MESSAGE);
     assert_eq!(
         details,
         json!({"code": "upstream_auth", "kind": "tool", "classification": "ordinary"})

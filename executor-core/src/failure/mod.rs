@@ -76,7 +76,7 @@ pub const REDACTED_MESSAGE: &str = "the tool failed; details were withheld";
 
 /// The failure codes an error type can produce. `#[derive(ToolFailure)]` implements it, and a
 /// `#[tool]` returning `Result<T, E>` copies `E::FAILURE_CODES` into its
-/// [`ToolSpec::failure_codes`](crate::ToolSpec::failure_codes), so a client can see how the
+/// [`ToolSpec::failure_codes`](crate::tool::ToolSpec::failure_codes), so a client can see how the
 /// tool fails before calling it. Error types without it (`String`, `ToolFailure`, a
 /// hand-written `From` impl) list no codes.
 ///
@@ -292,7 +292,8 @@ impl ToolFailure {
     /// can carry secrets). Chain [`reveal`](Self::reveal) to show the text.
     ///
     /// ```
-    /// use tool_executor::{ToolFailure, REDACTED_MESSAGE};
+    /// use tool_executor::ToolFailure;
+    /// use tool_executor::failure::REDACTED_MESSAGE;
     ///
     /// let io = std::io::Error::other("disk full at /srv/secret");
     /// let failure = ToolFailure::from_error(io);

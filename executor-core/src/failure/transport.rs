@@ -13,7 +13,7 @@
 //! | kind `timeout` | by class (ordinary: retry) | `isError: true` result | `Failed`, class `budget-exhausted` | the message |
 //! | kind `cancelled` | [`Stop`](RetryDecision::Stop): the caller no longer wants the result | `isError: true` result | `Canceled` | the message |
 //! | kind `internal` | by class (ordinary: retry) | `isError: true` result | `Failed`, class `internal` | the message |
-//! | redacted | as its class | [`REDACTED_MESSAGE`](crate::REDACTED_MESSAGE), no `data` | [`REDACTED_MESSAGE`](crate::REDACTED_MESSAGE) | [`REDACTED_MESSAGE`](crate::REDACTED_MESSAGE) |
+//! | redacted | as its class | [`REDACTED_MESSAGE`](crate::failure::REDACTED_MESSAGE), no `data` | [`REDACTED_MESSAGE`](crate::failure::REDACTED_MESSAGE) | [`REDACTED_MESSAGE`](crate::failure::REDACTED_MESSAGE) |
 //!
 //! In the A2A column, and for MCP's `unknown_tool`, a row matching the failure's kind wins over
 //! the class rows; elsewhere the class and the unhandled flag decide.
@@ -70,7 +70,7 @@ use serde::Deserialize as _;
 use serde_json::Value;
 
 use super::{Classification, FailureKind, ToolFailure};
-use crate::ToolStreamChunk;
+use crate::tool::ToolStreamChunk;
 
 /// What a retrying caller should do after a failed attempt.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

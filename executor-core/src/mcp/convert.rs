@@ -14,7 +14,7 @@ use rmcp::model::{
 };
 use serde_json::{Map, Value};
 
-use crate::ToolSpec;
+use crate::tool::ToolSpec;
 
 pub(crate) use crate::schema::dialect::RESULT_KEY;
 
@@ -47,7 +47,7 @@ pub(crate) fn wrap_output_schema(schema: &Value) -> JsonObject {
 
 fn annotations(spec: &ToolSpec) -> Option<McpAnnotations> {
     let a = &spec.annotations;
-    if *a == crate::ToolAnnotations::default() {
+    if *a == crate::tool::ToolAnnotations::default() {
         return None;
     }
     let mut out = McpAnnotations::new();

@@ -1,4 +1,4 @@
-//! MCP, on rmcp (the official Rust SDK): serve any [`ToolExecutor`](crate::ToolExecutor) to MCP
+//! MCP, on rmcp (the official Rust SDK): serve any [`ToolExecutor`](crate::tool::ToolExecutor) to MCP
 //! clients with [`McpServer`], and use an MCP server's tools as an executor with
 //! [`McpToolExecutor`].
 //!

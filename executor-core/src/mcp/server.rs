@@ -18,13 +18,13 @@ use super::convert::{self, Listed};
 use crate::failure::transport::{McpOutcome, for_mcp};
 use crate::tool::CatchUnwind;
 use crate::tool::SpecList;
-use crate::{STREAM_CAPACITY, ToolContext, ToolExecutor, ToolStreamChunk};
+use crate::tool::{STREAM_CAPACITY, ToolContext, ToolExecutor, ToolStreamChunk};
 
 /// The default bound on one stdio request line (8 MiB). Longer requests are answered with an
 /// error instead of being read into memory.
 pub const DEFAULT_MAX_REQUEST_BYTES: usize = 8 * 1024 * 1024;
 
-/// Serves a [`ToolExecutor`] — a [`ToolSet`](crate::ToolSet), a `#[tools]` service, an
+/// Serves a [`ToolExecutor`] — a [`ToolSet`](crate::tool::ToolSet), a `#[tools]` service, an
 /// [`McpToolExecutor`](super::McpToolExecutor) — to any MCP client, on stdio
 /// ([`serve_stdio`](Self::serve_stdio)) or, with the `mcp-http` feature, streamable HTTP
 /// (`serve_http`, `serve_http_on`).

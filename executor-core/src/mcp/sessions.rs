@@ -97,7 +97,7 @@ where
 {
     type Response = Response<Body>;
     type Error = S::Error;
-    type Future = crate::BoxFuture<'static, Result<Response<Body>, S::Error>>;
+    type Future = crate::tool::BoxFuture<'static, Result<Response<Body>, S::Error>>;
 
     fn call(&self, request: Request<B>) -> Self::Future {
         let opens = request.method() == http::Method::POST

@@ -27,8 +27,8 @@ use serde_json::{Map, Value};
 use super::calls::{self, CallsError, ToolCall};
 use super::{Declared, Definitions, Provider};
 use crate::failure::transport::{RetryDecision, for_retry, structured};
+use crate::failure::{FailureKind, ToolFailure};
 use crate::tool::{ToolContext, ToolExecution, ToolExecutor};
-use crate::{FailureKind, ToolFailure};
 
 /// How many calls of one response run at once by default.
 pub const DEFAULT_CONCURRENCY: usize = 8;

@@ -19,7 +19,7 @@ use std::fmt;
 use serde_json::{Map, Value};
 
 use super::Provider;
-use crate::ToolFailure;
+use crate::failure::ToolFailure;
 use crate::schema::dialect::integral_floats_to_integers;
 
 /// One tool call, as the provider sent it, borrowed from the response it was read from.

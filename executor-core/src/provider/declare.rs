@@ -7,8 +7,8 @@ use serde_json::{Map, Value, json};
 
 use super::names::{self, NameCollision};
 use super::{Declared, Definitions, Provider, SchemaRole, ToolLoss};
-use crate::ToolSpec;
 use crate::schema::dialect::{Loss, Transformed};
+use crate::tool::ToolSpec;
 use crate::tool::route::RouteTable;
 
 /// Anthropic's per-request limits for strict tools (provider-dialects.md §5.2).

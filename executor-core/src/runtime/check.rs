@@ -6,9 +6,9 @@ use std::fmt::Write as _;
 
 use serde_json::{Value, json};
 
+use crate::failure::{FailureKind, ToolFailure};
 use crate::tool::ToolExecution;
 use crate::tool::context::effects_mismatch;
-use crate::{FailureKind, ToolFailure};
 
 /// The largest integer every I-JSON reader (RFC 7493) holds exactly: 2^53 − 1.
 pub const MAX_SAFE_INTEGER: u64 = (1 << 53) - 1;

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use serde_json::Value;
 
 use super::options::{CallOptions, forward, relay};
-use crate::ToolFailure;
+use crate::failure::ToolFailure;
 use crate::failure::transport::{RetryDecision, for_retry};
 use crate::tool::route::unserved;
 use crate::tool::{

@@ -10,7 +10,7 @@ use super::call::{attempts, backoff, from_attempt};
 use super::config::Config;
 use super::options::CallOptions;
 use super::trace;
-use crate::ToolFailure;
+use crate::failure::ToolFailure;
 use crate::tool::{BoxFuture, ToolContext, ToolExecution};
 
 /// [`call::run`](super::call::run) with the default options: what

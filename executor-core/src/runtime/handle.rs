@@ -11,8 +11,8 @@ use tokio::sync::Notify;
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
+use crate::failure::{FailureKind, ToolFailure};
 use crate::tool::{ToolExecution, ToolStreamChunk};
-use crate::{FailureKind, ToolFailure};
 
 /// How many chunks a handle keeps for its subscribers. When it is full, a progress chunk
 /// replaces a progress chunk at the end (progress is coalesced), otherwise the oldest chunk is

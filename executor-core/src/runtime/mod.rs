@@ -69,7 +69,7 @@ pub use retry::RetryPolicy;
 use self::config::Config;
 use self::handle::{Registry, Shared};
 use self::options::{forward, relay};
-use crate::ToolFailure;
+use crate::failure::ToolFailure;
 use crate::tool::{
     BoxFuture, ContextExecutor, STREAM_CAPACITY, SpecList, ToolContext, ToolExecution,
     ToolExecutor, ToolStreamChunk,

@@ -3,7 +3,7 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
-use crate::ToolFailure;
+use crate::failure::ToolFailure;
 use crate::failure::transport::{RetryDecision, for_retry};
 use crate::tool::ToolAnnotations;
 

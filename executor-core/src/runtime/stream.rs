@@ -15,8 +15,8 @@ use super::config::Config;
 use super::options::{CallOptions, relay};
 use super::{Runtime, trace};
 use crate::failure::transport::for_stream;
+use crate::failure::{FailureKind, ToolFailure};
 use crate::tool::{STREAM_CAPACITY, ToolExecution, ToolStreamChunk};
-use crate::{FailureKind, ToolFailure};
 
 impl Runtime {
     /// Starts `tool` in a task and returns its chunk stream: the progress, text and data

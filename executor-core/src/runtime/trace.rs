@@ -7,7 +7,7 @@
 
 use std::future::Future;
 
-use crate::ToolFailure;
+use crate::failure::ToolFailure;
 use crate::tool::BoxFuture;
 
 /// The span of one call (every attempt and backoff inside it).

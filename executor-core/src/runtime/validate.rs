@@ -11,8 +11,8 @@ mod schema {
 
     use serde_json::{Value, json};
 
+    use crate::failure::{FailureKind, ToolFailure};
     use crate::tool::SpecList;
-    use crate::{FailureKind, ToolFailure};
 
     /// The output schemas of an executor's tools, each compiled on the tool's first checked
     /// output and kept for the runtime's life.

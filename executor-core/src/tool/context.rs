@@ -408,7 +408,7 @@ impl ToolContext {
             return Err(ToolFailure::terminal(format!(
                 "recorded state changes {got:?} do not match the expected effects {want:?}"
             ))
-            .with_kind(crate::FailureKind::Internal)
+            .with_kind(crate::failure::FailureKind::Internal)
             .with_code("state_mismatch"));
         }
         Ok(changes)

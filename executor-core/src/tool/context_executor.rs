@@ -26,7 +26,8 @@ use crate::failure::transport::for_seed;
 /// executor too, or implement only [`ToolExecutor::execute`], as the seed allows.
 ///
 /// ```
-/// use tool_executor::{BoxFuture, ContextExecutor, ToolContext, ToolExecution, ToolExecutor, ToolFailure};
+/// use tool_executor::{ContextExecutor, ToolContext, ToolExecution, ToolExecutor, ToolFailure};
+/// use tool_executor::tool::BoxFuture;
 /// use serde_json::{Value, json};
 ///
 /// /// Answers every call with the attempt number it was given.
@@ -74,7 +75,7 @@ pub trait ContextExecutor: Send + Sync {
 
     /// Starts `tool` and returns its chunk stream ([`ToolExecutor::execute_stream`]). The
     /// default refuses: an executor that borrows what it runs cannot outlive the call (see
-    /// [`spawn_stream`](crate::spawn_stream) for one that can).
+    /// [`spawn_stream`](crate::tool::spawn_stream) for one that can).
     fn stream<'a>(
         &'a self,
         tool: &'a str,

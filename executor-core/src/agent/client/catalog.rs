@@ -9,7 +9,7 @@ use serde_json::{Map, Value, json};
 
 use crate::agent::TOOL_SCHEMAS_EXTENSION;
 use crate::tool::SpecList;
-use crate::{ToolAnnotations, ToolSpec};
+use crate::tool::{ToolAnnotations, ToolSpec};
 
 /// The argument a text skill takes: the message to send.
 pub(super) const TEXT_ARGUMENT: &str = "text";

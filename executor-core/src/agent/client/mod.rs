@@ -18,10 +18,11 @@ use tokio::sync::mpsc;
 use catalog::{Catalog, Input, TEXT_ARGUMENT, catalog};
 use outcome::{Fold, Outcome, answer, client_failure};
 
+use crate::failure::ToolFailure;
 use crate::tool::SpecList;
 use crate::tool::call::args::describe;
 use crate::tool::call::drive;
-use crate::{BoxFuture, ContextExecutor, ToolContext, ToolFailure, ToolStreamChunk};
+use crate::tool::{BoxFuture, ContextExecutor, ToolContext, ToolStreamChunk};
 
 /// How long [`A2aToolExecutor::connect`] waits for the agent card by default.
 pub const DEFAULT_A2A_CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
@@ -308,7 +309,7 @@ impl A2aToolExecutor {
 
 fn unexpected(tool: &str, agent: &str, what: &str) -> ToolFailure {
     ToolFailure::ordinary(format!("A2A agent `{agent}` answered `{tool}` with {what}"))
-        .with_kind(crate::FailureKind::Internal)
+        .with_kind(crate::failure::FailureKind::Internal)
         .with_code("a2a_protocol")
 }
 

@@ -13,7 +13,8 @@ use serde_json::Value;
 use super::catalog::Input;
 use crate::agent::{OUTPUT_ARTIFACT, RESULT_ARTIFACT};
 use crate::failure::transport::{A2aFailureClass, A2aOutcome, A2aTerminal, from_a2a};
-use crate::{FailureKind, ToolContext, ToolExecution, ToolFailure};
+use crate::failure::{FailureKind, ToolFailure};
+use crate::tool::{ToolContext, ToolExecution};
 
 /// The end of a call: its output or its failure.
 pub(super) type Outcome = Result<ToolExecution, ToolFailure>;

@@ -26,12 +26,11 @@ use lifecycle::Connection;
 pub use lifecycle::McpProtocol;
 use outcome::{from_result, from_service_error, spec_of};
 
+use crate::failure::ToolFailure;
 use crate::tool::SpecList;
 use crate::tool::call::drive;
 use crate::tool::route::unserved;
-use crate::{
-    BoxFuture, ContextExecutor, ToolContext, ToolExecution, ToolExecutor, ToolFailure, ToolSpec,
-};
+use crate::tool::{BoxFuture, ContextExecutor, ToolContext, ToolExecution, ToolExecutor, ToolSpec};
 
 /// One progress report: the fraction done and a message.
 type Progress = (f64, Option<String>);
@@ -490,7 +489,7 @@ impl ContextExecutor for McpToolExecutor {
         tool: &'a str,
         params: &'a Value,
         action_id: &'a str,
-    ) -> BoxFuture<'a, Result<mpsc::Receiver<crate::ToolStreamChunk>, String>> {
+    ) -> BoxFuture<'a, Result<mpsc::Receiver<crate::tool::ToolStreamChunk>, String>> {
         crate::tool::stream_task::stream_clone(self, tool, params, action_id)
     }
 

@@ -5,8 +5,9 @@ use rmcp::service::ServiceError;
 use serde_json::Value;
 
 use crate::failure::transport::{KindPolicy, restore};
+use crate::failure::{Classification, FailureKind, ToolFailure};
 use crate::mcp::convert::{FAILURE_META_KEY, RESULT_KEY, is_object_schema};
-use crate::{Classification, FailureKind, ToolAnnotations, ToolExecution, ToolFailure, ToolSpec};
+use crate::tool::{ToolAnnotations, ToolExecution, ToolSpec};
 
 /// A listed MCP tool as a spec, and whether its results are `{"result": …}`-wrapped.
 pub(super) fn spec_of(tool: &Tool) -> (ToolSpec, bool) {
