@@ -1,4 +1,4 @@
-//! Procedural macros for [`tool-executor`](https://docs.rs/TMPtool-executor): `#[tool]`,
+//! Procedural macros for [`tool-executor`](https://docs.rs/tool-executor): `#[tool]`,
 //! `#[tools]`, `toolset!`, `#[derive(ToolFailure)]`, `agent_executor!` and `#[agent]`. Depend on
 //! `tool-executor`, which re-exports them and pins this crate exactly; generated code reaches
 //! the runtime through `::tool_executor::__private` (or the `crate = …` override).
