@@ -11,7 +11,7 @@ use crate::schema::dialect::{Loss, Transformed};
 use crate::tool::ToolSpec;
 use crate::tool::route::RouteTable;
 
-/// Anthropic's per-request limits for strict tools (provider-dialects.md §5.2).
+/// Anthropic's per-request limits for strict tools (`docs/providers.md` §5.2).
 const ANTHROPIC_STRICT_TOOLS: usize = 20;
 const ANTHROPIC_OPTIONAL_PARAMETERS: usize = 24;
 const ANTHROPIC_UNION_PARAMETERS: usize = 16;

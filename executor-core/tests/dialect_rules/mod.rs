@@ -1,4 +1,4 @@
-//! The provider rules of `provider-dialects.md`, as code: each `check_*` returns every
+//! The provider rules of `docs/providers.md`, as code: each `check_*` returns every
 //! violation in a schema (empty when it passes). Tests run every strict output and every
 //! Gemini output through them.
 

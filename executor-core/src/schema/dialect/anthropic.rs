@@ -1,6 +1,6 @@
 //! Anthropic `tools[].input_schema`, standard (non-strict) and strict.
 //!
-//! Plain (provider-dialects.md §5.2): any JSON Schema whose root says `type: "object"`; the
+//! Standard (`docs/providers.md` §5.2): any JSON Schema whose root says `type: "object"`; the
 //! canonical schema is sent as is and nothing is lost.
 //!
 //! Strict (`"strict": true`; the SDK's `transform_schema` plus what the API keeps beyond it):

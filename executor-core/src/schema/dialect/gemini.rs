@@ -1,7 +1,7 @@
 //! Gemini function declarations: `parameters`/`response` (an OpenAPI 3.0 `Schema` subset) and
 //! `parametersJsonSchema`/`responseJsonSchema` (a JSON Schema subset).
 //!
-//! `parameters` (provider-dialects.md §5.3): upper-case `type` names, `nullable: true` instead
+//! `parameters` (`docs/providers.md` §5.3): upper-case `type` names, `nullable: true` instead
 //! of `null` types, no `$ref`/`$defs` (everything inlined; a recursive type is cut where it
 //! recurs, a loss), no `oneOf`/`allOf`/`const`/`exclusiveMinimum`/`multipleOf`/
 //! `uniqueItems`/`prefixItems`, string-only `enum`s, formats `date-time`, `enum`, `int32`,

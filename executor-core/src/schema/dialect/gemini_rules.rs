@@ -1,4 +1,4 @@
-//! Two Gemini rules beyond the keyword subsets of `gemini.rs` (provider-dialects.md, late-2026
+//! Two Gemini rules beyond the keyword subsets of `gemini.rs` (`docs/providers.md` §6.3, late-2026
 //! corrections), applied to both Gemini dialects:
 //!
 //! - **Parameter names** must match `^[A-Za-z_][A-Za-z0-9_]{0,63}$`. A top-level argument

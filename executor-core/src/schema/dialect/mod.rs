@@ -6,7 +6,7 @@
 //! declared strict, and a loss report.
 //!
 //! The rules (`$ref` inlining, nullability, which keywords survive) come from
-//! `provider-dialects.md`; each dialect is one file here. Every transform follows three rules:
+//! `docs/providers.md` §5; each dialect is one file here. Every transform follows three rules:
 //!
 //! - **Nothing is dropped silently.** A keyword the dialect does not accept moves into the
 //!   node's `description` as `{key: value}`, so the model still reads it.

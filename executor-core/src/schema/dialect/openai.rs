@@ -1,7 +1,7 @@
 //! OpenAI function calling with `strict: true` (Chat Completions and Responses; the Responses
 //! API also applies strict validation by itself whenever a schema is strict-compatible).
 //!
-//! Rules (provider-dialects.md §5.1): object root; `additionalProperties: false` on every
+//! Rules (`docs/providers.md` §5.1): object root; `additionalProperties: false` on every
 //! object; every property in `required` (an optional one becomes nullable: `null` then means
 //! "not given"); `anyOf` instead of `oneOf`; `$ref` only to `#/$defs/X`, kept for recursive
 //! types and inlined otherwise; no `minLength`/`maxLength`/`uniqueItems`/`default`/…; formats
