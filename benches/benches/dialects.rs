@@ -2,7 +2,7 @@
 //! hard schema (unions, nullables, an open map, a recursive definition), and each provider's
 //! definitions for the 20-tool set, first computed and cached, against listing the specs.
 //!
-//! Run: `cargo bench -p benches --bench dialects` (see BENCHMARKS.md for the settings). Times
+//! Run: `cargo bench -p benches --bench dialects` (see BENCHMARKS.md §3 for the settings). Times
 //! are the benchmark thread's CPU time (see `common`).
 
 use std::hint::black_box;

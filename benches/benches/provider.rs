@@ -4,7 +4,7 @@
 //! `execute_with_context` with the call id, serialize the output, build the `role: tool`
 //! message); and cached definitions against `specs()`.
 //!
-//! Run: `cargo bench -p benches --bench provider` (see BENCHMARKS.md for the exact settings).
+//! Run: `cargo bench -p benches --bench provider` (see BENCHMARKS.md §3 for the exact settings).
 //! Times are the benchmark thread's CPU time (see `common`).
 
 use std::hint::black_box;

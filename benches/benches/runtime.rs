@@ -2,7 +2,7 @@
 //! call on the bare `ToolSet`, and a detached call (spawn, then wait on its handle) against
 //! `tokio::spawn` of the bare call.
 //!
-//! Run: `cargo bench -p benches --bench runtime` (see BENCHMARKS.md for the exact settings).
+//! Run: `cargo bench -p benches --bench runtime` (see BENCHMARKS.md §3 for the exact settings).
 //! Times are the benchmark thread's CPU time (see `common`); the spawned calls run on a
 //! current-thread runtime, so on that thread too.
 

@@ -1,7 +1,7 @@
 //! In-process costs: one tool call (`call/*`) and listing the 20 specs (`list/*`), ours against
 //! the hand-written baseline and rmcp, measured in the same run.
 //!
-//! Run: `cargo bench -p benches --bench tools` (see BENCHMARKS.md for the exact settings).
+//! Run: `cargo bench -p benches --bench tools` (see BENCHMARKS.md §3 for the exact settings).
 //! Times are the benchmark thread's CPU time (see `common`).
 
 use std::collections::HashMap;

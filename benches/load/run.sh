@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Load figures for issue 13, point 7 (run by hand; BENCHMARKS.md has the numbers it printed):
+# Load figures for issue 13, point 7 (run by hand; BENCHMARKS.md §10.2 has the numbers it printed):
 # MCP `tools/call` over streamable HTTP at 1, 10 and 100 concurrent keep-alive clients, for our
 # server (stateful and stateless) and rmcp's own (stateless, and stateful as the ratio's peer),
 # one replica and two behind nginx round-robin; A2A `SendMessage` on the echo agent, memory

@@ -6,11 +6,11 @@
 //! - [`ours`]: `#[tool]` functions in a `toolset!`, plus the same tools borrowing `name: &str`;
 //! - [`hand`]: a hand-written `match` dispatcher that boxes the future and decodes a
 //!   `#[derive(Deserialize)]` struct with `T::deserialize(&Value)`, with a spec list cached in a
-//!   `OnceLock` — the baseline the budgets in `DESIGN.md` are measured against;
+//!   `OnceLock` — the baseline the budgets in `BENCHMARKS.md` §1 are measured against;
 //! - [`peer`]: rmcp's `#[tool_router]`/`#[tool_handler]`, called through a stored `ToolRouter`.
 //!
 //! The benchmarks themselves are in `benches/`; `BENCHMARKS.md` at the workspace root says how
-//! to run them and what they measured.
+//! to run them (§3) and what they measured.
 
 use std::future::Future;
 use std::pin::pin;

@@ -1,7 +1,7 @@
 //! Load figures (issue 13, point 7): N concurrent keep-alive clients, each calling in a loop
 //! for a fixed time, against MCP `tools/call` (our `McpServer` or rmcp's `#[tool_handler]`
 //! server, the same 20 tools) and A2A `SendMessage`. Used by `examples/load_server.rs` and
-//! `examples/load_client.rs`, which `benches/load/run.sh` starts; BENCHMARKS.md has the numbers.
+//! `examples/load_client.rs`, which `benches/load/run.sh` starts; numbers in BENCHMARKS.md §10.2.
 //!
 //! Every client has its own `reqwest` pool (keep-alive, `TCP_NODELAY`), so N clients hold N
 //! connections. Calls that start in the warm-up are not counted; a call's latency is from its

@@ -52,7 +52,7 @@ pub struct Answer<'a> {
     outcomes: Outcomes<'a>,
 }
 
-/// The common response has one call: kept without a list (measured in BENCHMARKS.md).
+/// The common response has one call: kept without a list (measured in BENCHMARKS.md §12).
 #[derive(Debug, Clone)]
 enum Outcomes<'a> {
     One(CallOutcome<'a>),
@@ -222,7 +222,7 @@ fn part(
 
 /// A JSON object of `fields`, in this order. Built by inserting the values as they are:
 /// `json!` serializes every non-literal value anew, copying each `String` it could move
-/// (measured in BENCHMARKS.md).
+/// (measured in BENCHMARKS.md §12).
 fn object<const N: usize>(fields: [(&str, Value); N]) -> Value {
     let mut map = Map::new();
     for (key, value) in fields {
@@ -331,7 +331,7 @@ impl Definitions {
     }
 
     /// A single call, awaited in place with no list of boxed futures around it (measured in
-    /// BENCHMARKS.md).
+    /// BENCHMARKS.md §12).
     async fn answer_one<'a, E: ToolExecutor + ?Sized>(
         &'a self,
         executor: &E,

@@ -124,7 +124,7 @@ fn string_arguments(raw: Option<&Value>) -> Result<Cow<'_, Value>, ToolFailure> 
 }
 
 /// Whether `s` is empty or only whitespace. Arguments nearly always start with `{`, which
-/// settles it without `trim`'s character decoding (measured in BENCHMARKS.md).
+/// settles it without `trim`'s character decoding (measured in BENCHMARKS.md §12).
 #[inline]
 fn blank(s: &str) -> bool {
     match s.as_bytes().first() {

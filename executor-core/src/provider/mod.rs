@@ -218,7 +218,7 @@ pub struct Definitions {
     tools: Value,
     declared: Vec<Declared>,
     /// `declared` by provider name: a tool call's lookup reads one slot instead of comparing
-    /// every name (measured in BENCHMARKS.md).
+    /// every name (measured in BENCHMARKS.md §12).
     by_provider_name: RouteTable<usize>,
     losses: Vec<ToolLoss>,
 }

@@ -152,7 +152,7 @@ pub(super) fn backoff<'a>(
 /// token) is the executor's own future, decided in line; the guarded path's timers and
 /// semaphore waits live in a box of their own ([`guarded_attempt`], out of line), so an unguarded
 /// call neither allocates for them nor moves their space around with every future that holds
-/// the attempt (measured in BENCHMARKS.md).
+/// the attempt (measured in BENCHMARKS.md §11).
 #[inline]
 pub(super) fn attempt_once<'a>(
     config: &'a Config,

@@ -104,7 +104,7 @@ fn not_i_json(
 }
 
 /// [`first_non_i_json`] behind a walk that builds no pointers: outputs are nearly always
-/// I-JSON, and the pointer is only needed for the failure (measured in BENCHMARKS.md).
+/// I-JSON, and the pointer is only needed for the failure (measured in BENCHMARKS.md §11).
 #[inline]
 fn violation(value: &Value) -> Option<(String, &'static str)> {
     if is_i_json(value) {
@@ -117,14 +117,14 @@ fn violation(value: &Value) -> Option<(String, &'static str)> {
 /// Whether every number in `value` is one an I-JSON reader holds exactly.
 ///
 /// The walk checks scalars in place and only calls out of line for a nested array or object:
-/// a call per value cost more than the check (measured in BENCHMARKS.md).
+/// a call per value cost more than the check (measured in BENCHMARKS.md §11).
 #[must_use]
 pub fn is_i_json(value: &Value) -> bool {
     walk(value)
 }
 
 /// [`is_i_json`], always inlined: the top level of an output is walked in its caller.
-#[allow(clippy::inline_always)] // measured: once per checked success (BENCHMARKS.md, section 8)
+#[allow(clippy::inline_always)] // measured: once per checked success (BENCHMARKS.md §11)
 #[inline(always)]
 fn walk(value: &Value) -> bool {
     match value {

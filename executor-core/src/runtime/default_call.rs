@@ -42,7 +42,7 @@ static DEFAULT: CallOptions = CallOptions::DEFAULT;
 /// with an empty context, polled here, checked in place and returned as it was polled; the
 /// rest of the call (a retry, or the guarded path) is one boxed future. Written by hand so a
 /// call that succeeds at once moves its result no further than the executor wrote it
-/// (measured in BENCHMARKS.md).
+/// (measured in BENCHMARKS.md §11).
 struct DefaultCall<'a> {
     config: &'a Config,
     tool: &'a str,

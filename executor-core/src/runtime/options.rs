@@ -174,7 +174,7 @@ impl CallOptions {
 
     /// The context of attempt `attempt`, ending at `deadline`: the empty context, which
     /// allocates nothing, when there is nothing to carry (checked inline, the rest out of
-    /// line; measured in BENCHMARKS.md).
+    /// line; measured in BENCHMARKS.md §11).
     #[inline]
     pub(super) fn context(
         &self,

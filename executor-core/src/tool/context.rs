@@ -39,7 +39,7 @@ use crate::failure::ToolFailure;
 pub struct ToolContext {
     /// Everything a call may carry, allocated on first use: an empty context is two words
     /// with nothing to drop, so building, moving and dropping one costs what passing no
-    /// context costs (measured in BENCHMARKS.md). A `OnceLock` rather than an `Option`, so a
+    /// context costs (measured in BENCHMARKS.md §5). A `OnceLock` rather than an `Option`, so a
     /// tool can record state changes through `&self` on a context that carried nothing.
     inner: OnceLock<Box<Inner>>,
 }
@@ -57,7 +57,7 @@ struct Inner {
     expected_effects: Option<HashMap<String, Value>>,
     state_changes: Mutex<Option<HashMap<String, Value>>>,
     /// Set by the first recorded change, so a call that records none finishes without
-    /// locking (measured in BENCHMARKS.md).
+    /// locking (measured in BENCHMARKS.md §5).
     recorded: AtomicBool,
 }
 
@@ -95,7 +95,7 @@ impl ToolContext {
     }
 
     /// [`from_seed`](Self::from_seed) for a call that carries something: out of line, so the
-    /// common empty call inlines only the checks above (measured in BENCHMARKS.md).
+    /// common empty call inlines only the checks above (measured in BENCHMARKS.md §5).
     #[inline(never)]
     fn from_seed_with(
         action_id: &str,
@@ -195,7 +195,7 @@ impl ToolContext {
 
     /// Drops the context when it has neither a deadline nor a cancellation token (an empty
     /// one without running its destructor, which has nothing to free), or gives it back: what
-    /// a context-free tool does on every call (measured in BENCHMARKS.md).
+    /// a context-free tool does on every call (measured in BENCHMARKS.md §5).
     ///
     /// # Errors
     /// The context itself, when it has a deadline or a token.

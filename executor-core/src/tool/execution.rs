@@ -37,7 +37,7 @@ impl ToolExecution {
 
     /// The output alone, the state changes dropped: a map that never allocated (every call
     /// that records nothing) without its destructor, which has nothing to free and which LLVM
-    /// keeps out of line (measured in BENCHMARKS.md).
+    /// keeps out of line (measured in BENCHMARKS.md §5).
     #[must_use]
     #[inline]
     pub(crate) fn into_output(self) -> Value {

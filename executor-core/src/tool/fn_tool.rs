@@ -123,7 +123,7 @@ impl FnTool {
 }
 
 // Named fns rather than closures: a closure coerced to a fn pointer is called through a
-// `call_once` shim, one more call per tool call (measured in BENCHMARKS.md).
+// `call_once` shim, one more call per tool call (measured in BENCHMARKS.md §5).
 fn boxed<T: Tool>(
     params: &Value,
     ctx: ToolContext,

@@ -32,7 +32,7 @@ pub fn unserved<'a>(
 /// the number of routes, so a lookup always ends at an empty slot; the multiplier that mixes
 /// keys into slots is chosen when the table is built so that every route sits in its first
 /// slot if one of the candidates allows it, and a lookup of a served name reads one slot
-/// (measured against a binary search and a fixed multiplier in BENCHMARKS.md).
+/// (measured against a binary search and a fixed multiplier in BENCHMARKS.md §5).
 #[derive(Clone)]
 pub(crate) struct RouteTable<T> {
     /// Each route's key, name and target, in the order added.
@@ -111,7 +111,7 @@ impl<T> RouteTable<T> {
 
     /// The route of `name`.
     // Always inlined: it is most of a call's dispatch, and LLVM kept it out of line once it
-    // became generic (measured in BENCHMARKS.md).
+    // became generic (measured in BENCHMARKS.md §5).
     #[allow(clippy::inline_always)]
     #[inline(always)]
     pub(crate) fn get(&self, name: &str) -> Option<&T> {
@@ -133,7 +133,7 @@ impl<T> RouteTable<T> {
 /// names of up to eight bytes are their first and last four (or, shorter than four, their
 /// first, middle and last byte) as two halves, longer names their first eight bytes. The
 /// lookup hashes it to a slot and compares it before the name, so a probe compares two
-/// integers instead of calling `memcmp` (measured in BENCHMARKS.md).
+/// integers instead of calling `memcmp` (measured in BENCHMARKS.md §5).
 ///
 /// For names of one length up to eight bytes the key covers every byte, so equal keys and
 /// lengths mean equal names ([`same_name`] relies on it; tested below); longer names that

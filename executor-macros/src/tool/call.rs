@@ -69,7 +69,7 @@ pub fn call_body(model: &ToolFn, receiver: Option<TokenStream>) -> TokenStream {
                 #invoke
             };
             // Pinned here rather than moved into `drive`: the body's state is stored once, in
-            // this future, instead of twice (measured in BENCHMARKS.md).
+            // this future, instead of twice (measured in BENCHMARKS.md §5).
             let __executor_output = __rt::drive(
                 #name,
                 &#ctx,

@@ -111,7 +111,7 @@ pub fn tool_items(
                 }
 
                 // Inlined into `FnTool`'s boxing fn, so building the future is not a call of
-                // its own (measured in BENCHMARKS.md).
+                // its own (measured in BENCHMARKS.md §5).
                 #[inline]
                 fn run(
                     #params: &__rt::Value,

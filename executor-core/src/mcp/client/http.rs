@@ -9,7 +9,7 @@ use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig
 /// - `TCP_NODELAY` on every socket it opens, so a request is never held back waiting for an
 ///   ACK of the previous write (issue 13);
 /// - no idle connection kept: each call opens its own. Measured against our server (which
-///   sets `TCP_NODELAY`), that costs nothing we can see (BENCHMARKS.md, section 6), and a
+///   sets `TCP_NODELAY`), that costs nothing we can see (BENCHMARKS.md §10.1), and a
 ///   kept connection to a server that leaves Nagle on (axum's `serve` does by default)
 ///   stalls every call on the client's delayed ACK, about 40 ms;
 /// - only same-origin 307 and 308 redirects are followed (at most 10): a 301, 302 or 303

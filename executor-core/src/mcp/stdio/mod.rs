@@ -180,7 +180,7 @@ impl<R: AsyncRead + Unpin> Reader<R> {
             }
             // Parsed once, straight into rmcp's message type. Only a line that does not parse
             // that way goes through a `Value`, to find its id for the error (measured in
-            // BENCHMARKS.md: parsing every line to a `Value` first cost each request a second
+            // BENCHMARKS.md §7: parsing every line to a `Value` first cost each request a second
             // parse).
             let message = if let Ok(message) = serde_json::from_slice(line) {
                 message

@@ -64,7 +64,7 @@ impl Conversion<Result<ToolExecution, ToolFailure>> for OutputOnly {
 
 /// A context-free output as an execution without state changes. One `match` over the poll, so
 /// the execution is written once, in place: a `map` inside a `map`, or a `match` of the result
-/// alone, cost 14 instructions more per call (measured in BENCHMARKS.md).
+/// alone, cost 14 instructions more per call (measured in BENCHMARKS.md §5).
 pub(crate) enum Executed {}
 
 impl Conversion<Result<Value, ToolFailure>> for Executed {

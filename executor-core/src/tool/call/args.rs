@@ -22,7 +22,7 @@ fn not_an_object(params: &Value) -> ToolFailure {
 /// # Errors
 /// An invalid-arguments failure naming the JSON path, the expected type and what was sent.
 // Always inlined: called once per parameter in every generated tool, and LLVM kept it out of
-// line, a call per argument the hand-written serde derive does not pay (BENCHMARKS.md).
+// line, a call per argument the hand-written serde derive does not pay (BENCHMARKS.md §5).
 #[allow(clippy::inline_always)]
 #[inline(always)]
 pub fn decode<'de, T: Deserialize<'de>>(value: &'de Value, name: &str) -> Result<T, ToolFailure> {

@@ -46,7 +46,7 @@ where
 
     // Always inlined: every wrapper of the plain call (`ContextFreeCall`, `FnTool`'s boxes) then
     // polls the body itself instead of copying its result through one more frame (measured in
-    // BENCHMARKS.md).
+    // BENCHMARKS.md §5).
     #[allow(clippy::inline_always)]
     #[inline(always)]
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {

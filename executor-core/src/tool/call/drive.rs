@@ -21,7 +21,7 @@ use crate::tool::execution::ToolExecution;
 /// armed, nothing is allocated, and the returned future is a plain struct that polls `fut`
 /// under `catch_unwind` (no state machine of its own). With either, the timer and the
 /// cancellation wait live in one extra allocation, which keeps them out of every tool's future
-/// (measured in BENCHMARKS.md).
+/// (measured in BENCHMARKS.md §5).
 ///
 /// `fut` is `Unpin` (generated tools pass their body pinned in place, other callers a box), so
 /// the unguarded path needs no pin projection.
