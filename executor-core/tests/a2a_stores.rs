@@ -5,6 +5,7 @@
 mod a2a_support;
 
 use a2a_support::{rpc, rpc_error, text_message};
+#[cfg(feature = "a2a-sqlite")]
 use serde_json::json;
 use tool_executor::agent::server::rate_limit::{RateLimitConfig, RateLimitInterceptor};
 use tool_executor::agent::{AgentServer, Emitter};

@@ -8,7 +8,9 @@ mod runtime_support;
 
 use std::time::Duration;
 
-use runtime_support::{Script, after, fail, ok};
+#[cfg(feature = "a2a")]
+use runtime_support::after;
+use runtime_support::{Script, fail, ok};
 use serde_json::{Value, json};
 #[cfg(feature = "mcp")]
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
