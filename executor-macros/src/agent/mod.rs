@@ -19,10 +19,10 @@ use parse::{AgentAttr, ExecutorHead, ExecutorInput};
 
 /// `agent_executor!(…)`. On error, once the type parsed, the errors are emitted with a fallback
 /// impl, so uses of the agent elsewhere add no errors of their own.
-pub fn expand_executor(input: TokenStream) -> TokenStream {
-    let fallback = ExecutorHead::parse_lenient(input.clone())
+pub fn agent_executor(input: TokenStream) -> TokenStream {
+    let stubs = ExecutorHead::parse_lenient(input.clone())
         .map_or_else(TokenStream::new, |head| fallback::executor(&head));
-    diag::handle_errors(Fallback::Items(fallback), |_| {
+    diag::handle_errors(Fallback::Items(stubs), |_| {
         let input: ExecutorInput = syn::parse2(input)?;
         let mut errors = Errors::default();
         let model = ImplModel::from_input(&input, &mut errors);
@@ -34,8 +34,8 @@ pub fn expand_executor(input: TokenStream) -> TokenStream {
 
 /// `#[agent(…)]` on an inherent impl block. On error the impl block is emitted as written,
 /// next to the errors and a fallback impl.
-pub fn expand_agent(args: TokenStream, input: TokenStream) -> TokenStream {
-    diag::handle_errors(Fallback::Items(input.clone()), |fallback| {
+pub fn agent(args: TokenStream, input: TokenStream) -> TokenStream {
+    diag::handle_errors(Fallback::Items(input.clone()), |on_error| {
         let item: Item = syn::parse2(input)?;
         let Item::Impl(block) = item else {
             return Err(syn::Error::new_spanned(
@@ -47,7 +47,7 @@ pub fn expand_agent(args: TokenStream, input: TokenStream) -> TokenStream {
         let mut errors = Errors::default();
         let attr = AgentAttr::parse(args, &mut errors);
         let krate = attr.krate.clone().unwrap_or_default();
-        *fallback = Fallback::Items(fallback::agent(&block, &krate));
+        *on_error = Fallback::Items(fallback::agent(&block, &krate));
         if let Some((path, _)) = &block.trait_ {
             // The hooks of a trait impl are the trait's: no rule below applies.
             return errors.finish_with(Err(syn::Error::new_spanned(

@@ -274,7 +274,7 @@ impl Card {
 }
 
 /// The agent's description: `description = "…"`, else the block's `///` docs.
-pub fn description(attr: &AgentAttr, block: &ItemImpl) -> String {
+fn description(attr: &AgentAttr, block: &ItemImpl) -> String {
     let docs = crate::util::join_doc(&crate::util::doc_lines(&block.attrs));
     attr.description.as_ref().map_or(docs, LitStr::value)
 }

@@ -10,19 +10,19 @@ use proc_macro2::TokenStream;
 use syn::DeriveInput;
 
 use crate::diag::{self, Errors, Fallback};
-use model::Input;
+use model::FailureType;
 
 /// Never fails: on error the errors are emitted next to stub impls (see `fallback`); rustc
 /// keeps the type itself.
-pub fn expand(input: TokenStream) -> TokenStream {
-    diag::handle_errors(Fallback::Items(TokenStream::new()), |fallback| {
+pub fn derive_tool_failure(input: TokenStream) -> TokenStream {
+    diag::handle_errors(Fallback::Items(TokenStream::new()), |on_error| {
         let input: DeriveInput = syn::parse2(input)?;
         let krate = parse::crate_path_lenient(&input.attrs);
-        *fallback = Fallback::Items(fallback::stubs(&input, &krate));
+        *on_error = Fallback::Items(fallback::stubs(&input, &krate));
         let mut errors = Errors::default();
-        let model = Input::from_syn(&input, &mut errors);
+        let model = FailureType::from_syn(&input, &mut errors);
         if let Ok(model) = &model {
-            check::check(model, &mut errors);
+            check::check_type(model, &mut errors);
         }
         let model = errors.finish_with(model)?;
         Ok(expand::expand(&model))

@@ -9,8 +9,8 @@ use super::parse::{Class, FailureAttr, Kind, Place};
 use crate::diag::Errors;
 use crate::krate::CratePath;
 
-/// The derive's input.
-pub struct Input<'a> {
+/// The type that derives `ToolFailure`, read.
+pub struct FailureType<'a> {
     pub original: &'a DeriveInput,
     pub krate: CratePath,
     /// `#[failure]` on the enum (empty for a struct, whose attribute is its one variant's).
@@ -61,7 +61,7 @@ pub struct Settings {
     pub data: bool,
 }
 
-impl<'a> Input<'a> {
+impl<'a> FailureType<'a> {
     /// Reads the input and every attribute in it, reporting every bad one. An error when the
     /// input cannot be modelled at all (a union).
     pub fn from_syn(input: &'a DeriveInput, errors: &mut Errors) -> syn::Result<Self> {

@@ -26,8 +26,8 @@ use parse::{ToolAttr, ToolsetInput};
 
 /// `#[tool]`. On error the user's function is emitted (parameter attributes removed) next to
 /// the errors and a stand-in tool (`fallback`).
-pub fn expand_fn(args: TokenStream, input: TokenStream) -> TokenStream {
-    diag::handle_errors(Fallback::Items(input.clone()), |fallback| {
+pub fn tool(args: TokenStream, input: TokenStream) -> TokenStream {
+    diag::handle_errors(Fallback::Items(input.clone()), |on_error| {
         let item: Item = syn::parse2(input)?;
         let Item::Fn(mut func) = item else {
             return Err(syn::Error::new_spanned(
@@ -41,7 +41,7 @@ pub fn expand_fn(args: TokenStream, input: TokenStream) -> TokenStream {
         }
         let attr = ToolAttr::parse(args, &mut errors);
         let model = ToolFn::from_syn(attr, &func.attrs, &mut func.sig, Site::Free, &mut errors);
-        *fallback = Fallback::Items(fallback::tool_fn(&func, &model.krate));
+        *on_error = Fallback::Items(fallback::tool_fn(&func, &model.krate));
         check::check_fn(&model, &mut errors);
         errors.finish()?;
         Ok(expand::expand_fn(&model, &func))
@@ -50,8 +50,8 @@ pub fn expand_fn(args: TokenStream, input: TokenStream) -> TokenStream {
 
 /// `#[tools]`. On error the impl block is emitted (`#[tool]` and parameter attributes
 /// removed) next to the errors and a stand-in executor impl (`fallback`).
-pub fn expand_tools(args: TokenStream, input: TokenStream) -> TokenStream {
-    diag::handle_errors(Fallback::Items(input.clone()), |fallback| {
+pub fn tools(args: TokenStream, input: TokenStream) -> TokenStream {
+    diag::handle_errors(Fallback::Items(input.clone()), |on_error| {
         let item: Item = syn::parse2(input)?;
         let Item::Impl(mut block) = item else {
             return Err(syn::Error::new_spanned(
@@ -61,7 +61,7 @@ pub fn expand_tools(args: TokenStream, input: TokenStream) -> TokenStream {
         };
         let mut errors = Errors::default();
         let model = ToolsImpl::from_syn(args, &mut block, &mut errors);
-        *fallback = Fallback::Items(fallback::tools_impl(&block, &model.krate));
+        *on_error = Fallback::Items(fallback::tools_impl(&block, &model.krate));
         check::check_tools(&model, &block, &mut errors);
         errors.finish()?;
         Ok(expand::expand_tools(&model, &block))
@@ -69,7 +69,7 @@ pub fn expand_tools(args: TokenStream, input: TokenStream) -> TokenStream {
 }
 
 /// `toolset![…]`. On error an empty set is built next to the errors.
-pub fn expand_toolset(input: TokenStream) -> TokenStream {
+pub fn toolset(input: TokenStream) -> TokenStream {
     let krate = parse::toolset_crate_lenient(input.clone());
     diag::handle_errors(Fallback::Expr(fallback::tool_set(&krate)), |_| {
         let input: ToolsetInput = syn::parse2(input)?;

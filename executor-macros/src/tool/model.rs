@@ -168,7 +168,7 @@ impl ToolFn {
         let binding = match &*pt.pat {
             Pat::Ident(p) if p.by_ref.is_none() && p.subpat.is_none() => p.ident.clone(),
             other => {
-                errors.spanned(other, "unsupported parameter pattern in a #[tool] fn; write a plain name like `city: String`");
+                errors.spanned(other, "unsupported parameter pattern in a #[tool] fn; write a name like `city: String` and destructure it in the body");
                 return None;
             }
         };
