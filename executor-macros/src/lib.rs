@@ -18,6 +18,9 @@ mod util;
 
 use proc_macro::TokenStream;
 
+// Every macro is one function of its module, named like the macro, ending through
+// `diag::handle_errors`.
+
 // The user docs of each macro are in `docs/*.md`: IDEs and docs.rs show them on the macro, and
 // their examples run as doctests here (tool-executor is a dev-dependency, as tokio is of
 // tokio-macros).
@@ -25,35 +28,35 @@ use proc_macro::TokenStream;
 #[doc = include_str!("../docs/tool.md")]
 #[proc_macro_attribute]
 pub fn tool(args: TokenStream, item: TokenStream) -> TokenStream {
-    tool::expand_fn(args.into(), item.into()).into()
+    tool::tool(args.into(), item.into()).into()
 }
 
 #[doc = include_str!("../docs/tools.md")]
 #[proc_macro_attribute]
 pub fn tools(args: TokenStream, item: TokenStream) -> TokenStream {
-    tool::expand_tools(args.into(), item.into()).into()
+    tool::tools(args.into(), item.into()).into()
 }
 
 #[doc = include_str!("../docs/toolset.md")]
 #[proc_macro]
 pub fn toolset(input: TokenStream) -> TokenStream {
-    tool::expand_toolset(input.into()).into()
+    tool::toolset(input.into()).into()
 }
 
 #[doc = include_str!("../docs/tool_failure.md")]
 #[proc_macro_derive(ToolFailure, attributes(failure))]
 pub fn derive_tool_failure(input: TokenStream) -> TokenStream {
-    failure::expand(input.into()).into()
+    failure::derive_tool_failure(input.into()).into()
 }
 
 #[doc = include_str!("../docs/agent_executor.md")]
 #[proc_macro]
 pub fn agent_executor(input: TokenStream) -> TokenStream {
-    agent::expand_executor(input.into()).into()
+    agent::agent_executor(input.into()).into()
 }
 
 #[doc = include_str!("../docs/agent.md")]
 #[proc_macro_attribute]
 pub fn agent(args: TokenStream, item: TokenStream) -> TokenStream {
-    agent::expand_agent(args.into(), item.into()).into()
+    agent::agent(args.into(), item.into()).into()
 }

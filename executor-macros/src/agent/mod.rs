@@ -1,80 +1,66 @@
-//! `agent_executor!` and `#[agent]`: implementations of the A2A server crate's `AgentExecutor`.
+//! `agent_executor!` and `#[agent]`: implementations of the A2A server crate's
+//! `AgentExecutor`. Both run the stages of `failure/` and `tool/`: `parse` (syntax, with
+//! spans) → `model` (the hooks and where their bodies come from, and the card) → `check` (the
+//! rules) → `expand`. `fallback` is what is emitted next to the errors, through
+//! `diag::handle_errors`.
 
+mod check;
 mod expand;
+mod fallback;
 mod model;
 mod parse;
 
 use proc_macro2::TokenStream;
-use quote::quote;
 use syn::Item;
 
-use crate::diag::{self, Errors};
-use model::{AgentModel, ImplModel};
-use parse::{AgentAttr, ExecutorInput};
+use crate::diag::{self, Errors, Fallback};
+use model::{AgentModel, Card, ImplModel};
+use parse::{AgentAttr, ExecutorHead, ExecutorInput};
 
-/// `agent_executor!(…)`. Never fails: on error the errors are emitted with a fallback impl, so
-/// uses of the agent elsewhere add no errors of their own.
-pub fn expand_executor(input: TokenStream) -> TokenStream {
-    let input: ExecutorInput = match syn::parse2(input) {
-        Ok(input) => input,
-        Err(e) => return e.to_compile_error(),
-    };
-    let mut errors = Errors::default();
-    let model = ImplModel::from_input(&input, &mut errors);
-    match (errors.finish(), model) {
-        (Ok(()), Some(model)) => expand::expand_impl(&model),
-        (Err(e), _) => {
-            let fallback = expand::fallback_impl(&input.krate, &input.generics, &input.self_ty);
-            let error = e.to_compile_error();
-            quote!(#fallback #error)
-        }
-        (Ok(()), None) => TokenStream::new(),
-    }
+/// `agent_executor!(…)`. On error, once the type parsed, the errors are emitted with a fallback
+/// impl, so uses of the agent elsewhere add no errors of their own.
+pub fn agent_executor(input: TokenStream) -> TokenStream {
+    let stubs = ExecutorHead::parse_lenient(input.clone())
+        .map_or_else(TokenStream::new, |head| fallback::executor(&head));
+    diag::handle_errors(Fallback::Items(stubs), |_| {
+        let input: ExecutorInput = syn::parse2(input)?;
+        let mut errors = Errors::default();
+        let model = ImplModel::from_input(&input, &mut errors);
+        check::check_executor(&input, &mut errors);
+        let model = errors.finish_with(model)?;
+        Ok(expand::expand_impl(&model))
+    })
 }
 
-/// `#[agent(…)]` on an inherent impl block. Never fails: on error the impl block is emitted as
-/// written, next to the errors and a fallback impl.
-pub fn expand_agent(args: TokenStream, input: TokenStream) -> TokenStream {
-    let item: Item = match syn::parse2(input.clone()) {
-        Ok(item) => item,
-        Err(e) => return diag::with_item(input, &e),
-    };
-    let Item::Impl(block) = item else {
-        let e = syn::Error::new_spanned(
-            item_keyword(&item),
-            "#[agent] goes on an inherent `impl` block holding `async fn execute(&self, ctx, queue)`; \
-             for a closure-style agent write `agent_executor!(Type, |ctx, queue| async { … })`",
-        );
-        return diag::with_item(item, &e);
-    };
-    let mut errors = Errors::default();
-    let attr = AgentAttr::parse(args, &mut errors);
-    let krate = attr.krate.clone().unwrap_or_default();
-    let model = AgentModel::from_syn(attr, &block, &mut errors);
-    match (errors.finish(), model) {
-        (Ok(()), Some(model)) => expand::expand_agent(&model, &block),
-        (result, _) => {
-            let fallback = expand::fallback_agent(&krate, &block.generics, &block.self_ty);
-            let mut out = quote!(#block #fallback);
-            if let Err(e) = result {
-                out.extend(e.to_compile_error());
-            }
-            out
+/// `#[agent(…)]` on an inherent impl block. On error the impl block is emitted as written,
+/// next to the errors and a fallback impl.
+pub fn agent(args: TokenStream, input: TokenStream) -> TokenStream {
+    diag::handle_errors(Fallback::Items(input.clone()), |on_error| {
+        let item: Item = syn::parse2(input)?;
+        let Item::Impl(block) = item else {
+            return Err(syn::Error::new_spanned(
+                diag::item_keyword(&item),
+                "#[agent] goes on an inherent `impl` block holding `async fn execute(&self, ctx, queue)`; \
+                 for a closure-style agent write `agent_executor!(Type, |ctx, queue| async { … })`",
+            ));
+        };
+        let mut errors = Errors::default();
+        let attr = AgentAttr::parse(args, &mut errors);
+        let krate = attr.krate.clone().unwrap_or_default();
+        *on_error = Fallback::Items(fallback::agent(&block, &krate));
+        if let Some((path, _)) = &block.trait_ {
+            // The hooks of a trait impl are the trait's: no rule below applies.
+            return errors.finish_with(Err(syn::Error::new_spanned(
+                path,
+                "#[agent] goes on an inherent `impl Type` block, not a trait impl",
+            )));
         }
-    }
-}
-
-/// The token to blame when `#[agent]` is on something other than an impl block.
-fn item_keyword(item: &Item) -> TokenStream {
-    use quote::ToTokens;
-    match item {
-        Item::Struct(s) => s.struct_token.into_token_stream(),
-        Item::Enum(e) => e.enum_token.into_token_stream(),
-        Item::Fn(f) => f.sig.fn_token.into_token_stream(),
-        Item::Mod(m) => m.mod_token.into_token_stream(),
-        Item::Trait(t) => t.trait_token.into_token_stream(),
-        other => other.into_token_stream(),
-    }
+        let imp = ImplModel::from_block(&attr, &block);
+        let card = Card::from_attr(&attr, &block, &mut errors);
+        check::check_agent(&attr, &block, &card, &mut errors);
+        let imp = errors.finish_with(imp)?;
+        Ok(expand::expand_agent(&AgentModel { imp, card }, &block))
+    })
 }
 
 #[cfg(test)]

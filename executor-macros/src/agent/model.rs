@@ -1,12 +1,11 @@
-//! The checked model both agent macros expand from: which hooks the agent has and where their
-//! bodies come from, and (for `#[agent]`) its card.
+//! The model both agent macros expand from, read from the parse result: which hooks the agent
+//! has and where their bodies come from, and (for `#[agent]`) its card. Each node is read on
+//! its own; the rules run after, in `check.rs`.
 
 use proc_macro2::Span;
-use quote::ToTokens;
-use syn::spanned::Spanned;
-use syn::{Block, Expr, Generics, Ident, ImplItem, ImplItemFn, ItemImpl, LitStr, Pat, Type};
+use syn::{Block, Expr, Generics, ImplItem, ImplItemFn, ItemImpl, LitStr, Pat, Type};
 
-use super::parse::{AgentAttr, Arms, ExecutorInput, SkillAttr, StrList};
+use super::parse::{AgentAttr, Arms, ExecutorHead, ExecutorInput, StrList};
 use crate::diag::Errors;
 use crate::krate::CratePath;
 
@@ -33,120 +32,100 @@ pub enum Hook<'a> {
     Method(&'a ImplItemFn),
 }
 
-const ARMS: &str = "`execute`, `cancel` or `on_shutdown`";
+/// The hooks of an agent, and how many parameters each takes besides `&self`.
+pub const HOOKS: [(&str, usize); 3] = [("execute", 2), ("cancel", 2), ("on_shutdown", 0)];
 
-impl<'a> ImplModel<'a> {
-    /// Checks the arms of `agent_executor!`, reporting every bad one.
-    pub fn from_input(input: &'a ExecutorInput, errors: &mut Errors) -> Option<Self> {
-        let mut execute = None;
-        let mut cancel = None;
-        let mut on_shutdown = None;
-        match &input.arms {
-            Arms::Short(expr) => execute = closure_hook("execute", expr, 2, errors),
-            Arms::Named(arms) => {
-                let mut seen: Vec<&Ident> = Vec::new();
-                for (name, expr) in arms {
-                    let (slot, arity) = match name.to_string().as_str() {
-                        "execute" => (&mut execute, 2),
-                        "cancel" => (&mut cancel, 2),
-                        "on_shutdown" => (&mut on_shutdown, 0),
-                        other => {
-                            errors.spanned(name, format!("unknown arm `{other}`; expected {ARMS}"));
-                            continue;
-                        }
-                    };
-                    if seen.contains(&name) {
-                        errors.spanned(name, format!("duplicate `{name}` arm; write it once"));
-                        continue;
-                    }
-                    seen.push(name);
-                    *slot = closure_hook(&name.to_string(), expr, arity, errors);
-                }
-                if !seen.iter().any(|s| *s == "execute") {
-                    errors.spanned(
-                        &input.self_ty,
-                        "agent_executor! needs an `execute` arm: write `execute: |ctx, queue| async { … }`",
-                    );
-                }
-            }
-        }
-        Some(Self {
-            krate: input.krate.clone(),
-            generics: &input.generics,
-            self_ty: &input.self_ty,
-            execute: execute?,
-            cancel,
-            on_shutdown,
-        })
-    }
+/// The number of parameters of hook `name`, `None` for a name that is not a hook.
+pub fn hook_arity(name: &str) -> Option<usize> {
+    HOOKS
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|(_, arity)| *arity)
 }
 
-/// `|ctx, queue| async [move] { … }` (or `async |ctx, queue| { … }`) with `arity` parameters.
-fn closure_hook<'a>(
-    arm: &str,
-    expr: &'a Expr,
-    arity: usize,
-    errors: &mut Errors,
-) -> Option<Hook<'a>> {
-    let example = if arity == 0 {
+/// How a hook's closure is written, for messages.
+pub fn closure_example(arity: usize) -> &'static str {
+    if arity == 0 {
         "|| async { … }"
     } else {
         "|ctx, queue| async { … }"
-    };
-    let Expr::Closure(closure) = expr else {
-        errors.spanned(
-            expr,
-            format!("expected a closure for `{arm}`; write `{arm}: {example}`"),
-        );
-        return None;
-    };
-    let mut ok = true;
-    if closure.inputs.len() != arity {
-        let what = if arity == 0 {
-            "no parameters".to_owned()
-        } else {
-            format!("{arity} parameters")
-        };
-        let found = closure.inputs.len();
-        let mut bars = closure.inputs_begin.to_token_stream();
-        closure.inputs.to_tokens(&mut bars);
-        closure.inputs_end.to_tokens(&mut bars);
-        errors.spanned(
-            bars,
-            format!("`{arm}` takes {what}, found {found}; write `{example}`"),
-        );
-        ok = false;
     }
-    for input in &closure.inputs {
-        if let Pat::Type(typed) = input {
-            errors.spanned(
-                &typed.ty,
-                format!("remove the parameter's type; `{arm}` knows its parameters' types: write `{example}`"),
-            );
-            ok = false;
+}
+
+const ARMS: &str = "`execute`, `cancel` or `on_shutdown`";
+
+impl<'a> ImplModel<'a> {
+    /// Reads the arms of `agent_executor!`: the first arm of each hook (a second one is
+    /// `check_unique_arms`'s), reporting every arm that is not a hook's closure. An error when
+    /// there is no `execute` hook to implement.
+    pub fn from_input(input: &'a ExecutorInput, errors: &mut Errors) -> syn::Result<Self> {
+        let mut hooks: [Option<syn::Result<Hook<'a>>>; 3] = [None, None, None];
+        match &input.arms {
+            Arms::Short(expr) => hooks[0] = Some(closure_hook("execute", expr)),
+            Arms::Named(arms) => {
+                for (name, expr) in arms {
+                    let text = name.to_string();
+                    let Some(slot) = HOOKS.iter().position(|(n, _)| *n == text) else {
+                        errors.spanned(name, format!("unknown arm `{text}`; expected {ARMS}"));
+                        continue;
+                    };
+                    if hooks[slot].is_none() {
+                        hooks[slot] = Some(closure_hook(&text, expr));
+                    }
+                }
+            }
+        }
+        let [execute, cancel, on_shutdown] = hooks;
+        let cancel = errors.report(cancel.transpose()).flatten();
+        let on_shutdown = errors.report(on_shutdown.transpose()).flatten();
+        let head = &input.head;
+        let execute = execute.unwrap_or_else(|| {
+            Err(syn::Error::new_spanned(
+                &head.self_ty,
+                "agent_executor! needs an `execute` arm: write `execute: |ctx, queue| async { … }`",
+            ))
+        })?;
+        Ok(Self::new(head, execute, cancel, on_shutdown))
+    }
+
+    fn new(
+        head: &'a ExecutorHead,
+        execute: Hook<'a>,
+        cancel: Option<Hook<'a>>,
+        on_shutdown: Option<Hook<'a>>,
+    ) -> Self {
+        Self {
+            krate: head.krate.clone(),
+            generics: &head.generics,
+            self_ty: &head.self_ty,
+            execute,
+            cancel,
+            on_shutdown,
         }
     }
-    if let syn::ReturnType::Type(arrow, ty) = &closure.output {
-        errors.spanned(
-            quote::quote!(#arrow #ty),
-            format!(
-                "remove the closure's return type; `{arm}` returns what its `async` block does"
-            ),
-        );
-        ok = false;
-    }
+}
+
+/// `|ctx, queue| async [move] { … }` (or `async |ctx, queue| { … }`): its parameters and its
+/// `async` block. Its parameters' count and types, and its return type, are `check.rs`'s.
+fn closure_hook<'a>(arm: &str, expr: &'a Expr) -> syn::Result<Hook<'a>> {
+    let example = closure_example(hook_arity(arm).unwrap_or(2));
+    let Expr::Closure(closure) = expr else {
+        return Err(syn::Error::new_spanned(
+            expr,
+            format!("expected a closure for `{arm}`; write `{arm}: {example}`"),
+        ));
+    };
     let (block, span) = match (&closure.asyncness, &*closure.body) {
         (None, Expr::Async(block)) => (&block.block, block.async_token.span),
         (Some(token), Expr::Block(block)) => (&block.block, token.span),
         _ => {
-            errors.spanned(
+            return Err(syn::Error::new_spanned(
                 &closure.body,
                 format!("the body of `{arm}` must be an `async` block; write `{example}`"),
-            );
-            return None;
+            ));
         }
     };
-    ok.then(|| Hook::Closure {
+    Ok(Hook::Closure {
         params: closure.inputs.iter().collect(),
         block,
         span,
@@ -191,111 +170,60 @@ const CANCEL_SIG: &str =
     "async fn cancel(&self, ctx: &RequestContext, queue: &dyn EventQueueWriter) -> A2aResult<()>";
 const SHUTDOWN_SIG: &str = "async fn on_shutdown(&self)";
 
-impl<'a> AgentModel<'a> {
-    pub fn from_syn(attr: AgentAttr, block: &'a ItemImpl, errors: &mut Errors) -> Option<Self> {
-        if let Some((path, _)) = &block.trait_ {
-            errors.spanned(
-                path,
-                "#[agent] goes on an inherent `impl Type` block, not a trait impl",
-            );
-        }
-        let mut hooks: [Option<&ImplItemFn>; 3] = [None, None, None];
-        for item in &block.items {
-            let ImplItem::Fn(method) = item else { continue };
-            let (slot, signature, args) = match method.sig.ident.to_string().as_str() {
-                "execute" => (0, EXECUTE_SIG, 2),
-                "cancel" => (1, CANCEL_SIG, 2),
-                "on_shutdown" => (2, SHUTDOWN_SIG, 0),
-                _ => continue,
-            };
-            if check_signature(method, signature, args, errors) {
-                hooks[slot] = Some(method);
-            } else {
-                // Reported; a stand-in keeps the other checks going.
-                hooks[slot] = hooks[slot].or(Some(method));
-            }
-        }
-        if hooks[0].is_none() && block.trait_.is_none() {
-            errors.spanned(
+/// The signature hook `name` is written with, for messages.
+pub fn hook_signature(name: &str) -> &'static str {
+    match name {
+        "execute" => EXECUTE_SIG,
+        "cancel" => CANCEL_SIG,
+        _ => SHUTDOWN_SIG,
+    }
+}
+
+/// The methods of an `#[agent]` block that are hooks, with their names.
+pub fn hook_methods(block: &ItemImpl) -> impl Iterator<Item = (&'static str, &ImplItemFn)> {
+    block.items.iter().filter_map(|item| {
+        let ImplItem::Fn(method) = item else {
+            return None;
+        };
+        let name = method.sig.ident.to_string();
+        HOOKS
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(n, _)| (*n, method))
+    })
+}
+
+impl<'a> ImplModel<'a> {
+    /// Reads the hook methods of an `#[agent]` block (their signatures are `check.rs`'s). An
+    /// error when it has no `execute` method.
+    pub fn from_block(attr: &AgentAttr, block: &'a ItemImpl) -> syn::Result<Self> {
+        let find = |name: &str| {
+            hook_methods(block)
+                .find(|(n, _)| *n == name)
+                .map(|(_, method)| Hook::Method(method))
+        };
+        let execute = find("execute").ok_or_else(|| {
+            syn::Error::new_spanned(
                 &block.self_ty,
                 format!("#[agent] needs an `execute` method in this impl block: write `{EXECUTE_SIG} {{ … }}`"),
-            );
-        }
-        let card = Card::from_attr(&attr, block, errors);
-        Some(Self {
-            imp: ImplModel {
-                krate: attr.krate.unwrap_or_default(),
-                generics: &block.generics,
-                self_ty: &block.self_ty,
-                execute: Hook::Method(hooks[0]?),
-                cancel: hooks[1].map(Hook::Method),
-                on_shutdown: hooks[2].map(Hook::Method),
-            },
-            card,
+            )
+        })?;
+        Ok(Self {
+            krate: attr.krate.clone().unwrap_or_default(),
+            generics: &block.generics,
+            self_ty: &block.self_ty,
+            execute,
+            cancel: find("cancel"),
+            on_shutdown: find("on_shutdown"),
         })
     }
 }
 
-/// `async fn name(&self, <args> typed parameters)` with no generics; true when it is.
-fn check_signature(method: &ImplItemFn, signature: &str, args: usize, errors: &mut Errors) -> bool {
-    let sig = &method.sig;
-    let name = &sig.ident;
-    let mut ok = true;
-    if let Err(e) = method.modifiers.require_empty() {
-        errors.push(e);
-        ok = false;
-    }
-    let mut wrong = |tokens: &dyn ToTokens, what: &str| {
-        errors.spanned(
-            tokens.to_token_stream(),
-            format!("{what}; write `{signature}`"),
-        );
-        ok = false;
-    };
-    if sig.asyncness.is_none() {
-        wrong(&sig.fn_token, &format!("`{name}` must be an `async fn`"));
-    }
-    if !sig.generics.params.is_empty() || sig.generics.where_clause.is_some() {
-        wrong(&sig.generics, &format!("`{name}` cannot be generic"));
-    }
-    match sig.receiver() {
-        Some(receiver) if is_shared_ref(receiver) => {}
-        Some(receiver) => wrong(receiver, &format!("`{name}` takes `&self`")),
-        None => wrong(name, &format!("`{name}` takes `&self`")),
-    }
-    let typed = sig
-        .inputs
-        .iter()
-        .filter(|a| matches!(a, syn::FnArg::Typed(_)))
-        .count();
-    if typed != args {
-        let what = if args == 0 {
-            "no parameters besides `&self`".to_owned()
-        } else {
-            format!("{args} parameters besides `&self`")
-        };
-        wrong(
-            &sig.inputs,
-            &format!("`{name}` takes {what}, found {typed}"),
-        );
-    }
-    ok
-}
-
-fn is_shared_ref(receiver: &syn::Receiver) -> bool {
-    matches!(&receiver.kind, syn::ReceiverKind::Reference(_, _, None))
-}
-
 impl Card {
-    fn from_attr(attr: &AgentAttr, block: &ItemImpl, errors: &mut Errors) -> Self {
-        let docs = crate::util::join_doc(&crate::util::doc_lines(&block.attrs));
-        let description = attr.description.as_ref().map_or(docs, LitStr::value);
-        if description.is_empty() {
-            errors.at(
-                Span::call_site(),
-                "#[agent] needs a description: write a `///` doc comment on the impl block or `description = \"…\"`",
-            );
-        }
+    /// The card the attribute and the block's docs describe; a skill's name defaults to its
+    /// id, its description to the agent's, its tags to its id.
+    pub fn from_attr(attr: &AgentAttr, block: &ItemImpl, errors: &mut Errors) -> Self {
+        let description = description(attr, block);
         let name = match (&attr.name, type_name(&block.self_ty)) {
             (Some(lit), _) => lit.value(),
             (None, Some(name)) => name,
@@ -307,109 +235,52 @@ impl Card {
                 String::new()
             }
         };
-        let provider = match &attr.provider {
-            Some((_, Some(org), Some(url))) => Some((org.clone(), url.clone())),
-            Some((span, _, _)) => {
-                errors.at(
-                    *span,
-                    "write the provider as `provider(organization = \"…\", url = \"…\")`",
-                );
-                None
-            }
-            None => None,
-        };
-        if attr.skills.is_empty() {
-            errors.at(
-                Span::call_site(),
-                "#[agent] needs at least one skill, as A2A 1.0 cards list what the agent can do: \
-                 write `skill(id = \"…\", description = \"…\", tags = [\"…\"])`",
-            );
-        }
-        let skills = check_skills(&attr.skills, &description, errors);
+        let skills = attr
+            .skills
+            .iter()
+            .map(|skill| {
+                let id = skill.id.as_ref().map(LitStr::value).unwrap_or_default();
+                Skill {
+                    name: skill
+                        .name
+                        .as_ref()
+                        .map_or_else(|| id.clone(), LitStr::value),
+                    description: skill
+                        .description
+                        .as_ref()
+                        .map_or_else(|| description.clone(), LitStr::value),
+                    tags: skill.tags.as_ref().map_or_else(|| vec![id.clone()], values),
+                    examples: skill.examples.as_ref().map(values).unwrap_or_default(),
+                    input_modes: skill.input_modes.as_ref().map(values),
+                    output_modes: skill.output_modes.as_ref().map(values),
+                    id,
+                }
+            })
+            .collect();
         Self {
             name,
             description,
             version: attr.version.clone(),
-            provider,
+            provider: attr.provider.clone(),
             documentation_url: attr.documentation_url.clone(),
             icon_url: attr.icon_url.clone(),
             streaming: attr.streaming.is_some_and(|f| f.value),
             push_notifications: attr.push_notifications.is_some_and(|f| f.value),
-            input_modes: modes(attr.input_modes.as_ref(), "input_modes", errors),
-            output_modes: modes(attr.output_modes.as_ref(), "output_modes", errors),
+            input_modes: modes(attr.input_modes.as_ref()),
+            output_modes: modes(attr.output_modes.as_ref()),
             skills,
         }
     }
 }
 
-/// Every skill has an id, unique in the card, and at least one tag; the name defaults to the
-/// id and the description to the agent's.
-fn check_skills(skills: &[SkillAttr], agent_description: &str, errors: &mut Errors) -> Vec<Skill> {
-    let mut out: Vec<Skill> = Vec::new();
-    for skill in skills {
-        let Some(id) = &skill.id else {
-            errors.at(
-                skill.span,
-                "a skill needs an id: write `skill(id = \"…\", …)`",
-            );
-            continue;
-        };
-        if id.value().is_empty() {
-            errors.spanned(id, "a skill id cannot be empty");
-            continue;
-        }
-        if out.iter().any(|s| s.id == id.value()) {
-            errors.spanned(
-                id,
-                format!(
-                    "duplicate skill id `{}`; give each skill its own id",
-                    id.value()
-                ),
-            );
-            continue;
-        }
-        let tags = match &skill.tags {
-            Some(list) if list.items.is_empty() => {
-                errors.at(
-                    list.span,
-                    "a skill needs at least one tag: write `tags = [\"…\"]`",
-                );
-                Vec::new()
-            }
-            Some(list) => values(list),
-            None => vec![id.value()],
-        };
-        out.push(Skill {
-            id: id.value(),
-            name: skill
-                .name
-                .as_ref()
-                .map_or_else(|| id.value(), LitStr::value),
-            description: skill
-                .description
-                .as_ref()
-                .map_or_else(|| agent_description.to_owned(), LitStr::value),
-            tags,
-            examples: skill.examples.as_ref().map(values).unwrap_or_default(),
-            input_modes: skill.input_modes.as_ref().map(values),
-            output_modes: skill.output_modes.as_ref().map(values),
-        });
-    }
-    out
+/// The agent's description: `description = "…"`, else the block's `///` docs.
+fn description(attr: &AgentAttr, block: &ItemImpl) -> String {
+    let docs = crate::util::join_doc(&crate::util::doc_lines(&block.attrs));
+    attr.description.as_ref().map_or(docs, LitStr::value)
 }
 
-fn modes(list: Option<&StrList>, key: &str, errors: &mut Errors) -> Vec<String> {
-    match list {
-        None => vec!["text/plain".to_owned()],
-        Some(list) if list.items.is_empty() => {
-            errors.at(
-                list.span,
-                format!("`{key}` needs at least one media type, e.g. `[\"text/plain\"]`"),
-            );
-            Vec::new()
-        }
-        Some(list) => values(list),
-    }
+fn modes(list: Option<&StrList>) -> Vec<String> {
+    list.map_or_else(|| vec!["text/plain".to_owned()], values)
 }
 
 fn values(list: &StrList) -> Vec<String> {
@@ -421,9 +292,4 @@ fn type_name(ty: &Type) -> Option<String> {
         Type::Path(path) => path.path.segments.last().map(|s| s.ident.to_string()),
         _ => None,
     }
-}
-
-/// The span to blame for a hook's generated call: the user's method signature.
-pub fn method_span(method: &ImplItemFn) -> Span {
-    method.sig.span()
 }

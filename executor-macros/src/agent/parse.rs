@@ -1,4 +1,5 @@
-//! Syntax of `agent_executor!(…)` and `#[agent(…)]`. Every key keeps its span.
+//! Syntax of `agent_executor!(…)` and `#[agent(…)]`. Syntax only: every key keeps its span,
+//! and every bad key is reported (the keys after it are still read).
 
 use proc_macro2::{Span, TokenStream};
 use syn::meta::ParseNestedMeta;
@@ -12,10 +13,15 @@ use crate::krate::CratePath;
 
 /// `agent_executor!([crate = path;] [impl<…>] Type [where …], <arms>)`.
 pub struct ExecutorInput {
+    pub head: ExecutorHead,
+    pub arms: Arms,
+}
+
+/// `[crate = path;] [impl<…>] Type [where …]`: what the fallback impl needs.
+pub struct ExecutorHead {
     pub krate: CratePath,
     pub generics: Generics,
     pub self_ty: Type,
-    pub arms: Arms,
 }
 
 /// The seed's short form (one closure, the `execute` arm) or named arms.
@@ -24,7 +30,7 @@ pub enum Arms {
     Named(Vec<(Ident, Expr)>),
 }
 
-impl Parse for ExecutorInput {
+impl ExecutorHead {
     fn parse(input: ParseStream<'_>) -> syn::Result<Self> {
         let krate = CratePath::parse_prefix(input)?;
         let mut generics = Generics::default();
@@ -36,12 +42,37 @@ impl Parse for ExecutorInput {
         if input.peek(Token![where]) {
             // Parsed by hand: syn's `WhereClause` would take the arms for predicates.
             generics.where_clause = Some(parse_where(input)?);
-        } else if input.is_empty() {
-            return Err(syn::Error::new(
-                Span::call_site(),
-                "agent_executor! needs a body after the type: write `agent_executor!(MyAgent, |ctx, queue| async { … })`",
-            ));
-        } else {
+        }
+        Ok(Self {
+            krate,
+            generics,
+            self_ty,
+        })
+    }
+
+    /// The head of `agent_executor!`'s input, whatever follows it, for the fallback impl when
+    /// the input does not parse.
+    pub fn parse_lenient(input: TokenStream) -> Option<Self> {
+        let head = |input: ParseStream<'_>| {
+            let head = Self::parse(input)?;
+            input.parse::<TokenStream>()?;
+            Ok(head)
+        };
+        syn::parse::Parser::parse2(head, input).ok()
+    }
+}
+
+impl Parse for ExecutorInput {
+    fn parse(input: ParseStream<'_>) -> syn::Result<Self> {
+        let head = ExecutorHead::parse(input)?;
+        // A where clause ends with its comma; without one, a comma ends the type.
+        if head.generics.where_clause.is_none() {
+            if input.is_empty() {
+                return Err(syn::Error::new(
+                    Span::call_site(),
+                    "agent_executor! needs a body after the type: write `agent_executor!(MyAgent, |ctx, queue| async { … })`",
+                ));
+            }
             input.parse::<Token![,]>()?;
         }
         let arms = if input.peek(Ident) && input.peek2(Token![:]) && !input.peek2(Token![::]) {
@@ -69,12 +100,7 @@ impl Parse for ExecutorInput {
             }
             Arms::Short(body)
         };
-        Ok(Self {
-            krate,
-            generics,
-            self_ty,
-            arms,
-        })
+        Ok(Self { head, arms })
     }
 }
 
@@ -161,8 +187,8 @@ pub struct AgentAttr {
     pub name: Option<LitStr>,
     pub description: Option<LitStr>,
     pub version: Option<LitStr>,
-    /// `provider(organization = "…", url = "…")`, with the `provider` key's span.
-    pub provider: Option<(Span, Option<LitStr>, Option<LitStr>)>,
+    /// `provider(organization = "…", url = "…")`: the organization and the url.
+    pub provider: Option<(LitStr, LitStr)>,
     pub documentation_url: Option<LitStr>,
     pub icon_url: Option<LitStr>,
     pub streaming: Option<Flag>,
@@ -261,11 +287,11 @@ impl SkillAttr {
     }
 }
 
-#[allow(clippy::type_complexity)] // the provider's two optional literals, with the key's span
+/// `provider(organization = "…", url = "…")`: both keys.
 fn parse_provider(
     meta: &ParseNestedMeta<'_>,
     errors: &mut Errors,
-) -> syn::Result<(Span, Option<LitStr>, Option<LitStr>)> {
+) -> syn::Result<(LitStr, LitStr)> {
     let span = attr::key_span(meta);
     let (mut organization, mut url) = (None, None);
     attr::parse_nested(meta, errors, |inner, _| {
@@ -275,7 +301,13 @@ fn parse_provider(
             _ => Err(PROVIDER.error(inner)),
         }
     })?;
-    Ok((span, organization, url))
+    match (organization, url) {
+        (Some(organization), Some(url)) => Ok((organization, url)),
+        _ => Err(syn::Error::new(
+            span,
+            "write the provider as `provider(organization = \"…\", url = \"…\")`",
+        )),
+    }
 }
 
 fn parse_list(input: ParseStream<'_>) -> syn::Result<StrList> {

@@ -6,7 +6,7 @@ use crate::snapshot::assert_expansion;
 
 #[test]
 fn agent_executor_short_form() {
-    let out = super::expand_executor(quote!(Echo, |ctx, queue| async {
+    let out = super::agent_executor(quote!(Echo, |ctx, queue| async {
         let _ = (ctx, queue);
         Ok(())
     }));
@@ -15,7 +15,7 @@ fn agent_executor_short_form() {
 
 #[test]
 fn agent_executor_all_arms_generic() {
-    let out = super::expand_executor(quote!(
+    let out = super::agent_executor(quote!(
         crate = ::my::tool_executor;
         impl<T: Send + Sync + 'static> Wrapper<T> where T: Clone,
         execute: |ctx, queue| async move { self.run(ctx, queue).await },
@@ -27,7 +27,7 @@ fn agent_executor_all_arms_generic() {
 
 #[test]
 fn agent_attribute() {
-    let out = super::expand_agent(
+    let out = super::agent(
         quote!(
             name = "Weather",
             version = "1.0.0",
@@ -50,4 +50,28 @@ fn agent_attribute() {
         },
     );
     assert_expansion("agent_attribute", out);
+}
+
+/// On error: the block as written, stand-in card and executor impls, then the errors.
+#[test]
+fn agent_error_keeps_the_block() {
+    let out = super::agent(
+        quote!(nmae = "Echo", skill(id = "echo", tags = ["echo"])),
+        quote! {
+            /// Echoes.
+            impl Echo {
+                async fn execute(&self, ctx: &RequestContext, queue: &dyn EventQueueWriter) -> A2aResult<()> {
+                    Ok(())
+                }
+            }
+        },
+    );
+    assert_expansion("agent_fallback", out);
+}
+
+/// A syntax error after the type: the stand-in executor impl, then the error.
+#[test]
+fn agent_executor_error_keeps_an_impl() {
+    let out = super::agent_executor(quote!(Echo, |ctx, queue| async { Ok(()) } extra));
+    assert_expansion("agent_executor_fallback", out);
 }

@@ -3,26 +3,26 @@
 
 use std::collections::HashMap;
 
-use super::model::{Input, MAX_CODE_LEN, Shape, Variant, is_valid_code, snake_case};
+use super::model::{FailureType, MAX_CODE_LEN, Shape, Variant, is_valid_code, snake_case};
 use super::parse::Class;
 use crate::diag::Errors;
 
-pub fn check(input: &Input<'_>, errors: &mut Errors) {
-    check_codes_valid(input, errors);
-    check_duplicate_codes(input, errors);
-    check_retry_after_class(input, errors);
-    check_data_fields(input, errors);
-    check_data_redact(input, errors);
-    check_skip_without_data(input, errors);
+pub fn check_type(model: &FailureType<'_>, errors: &mut Errors) {
+    check_codes_valid(model, errors);
+    check_duplicate_codes(model, errors);
+    check_retry_after_class(model, errors);
+    check_data_fields(model, errors);
+    check_data_redact(model, errors);
+    check_skip_without_data(model, errors);
 }
 
 /// Every code, written or derived from the variant's name, is lowercase `snake_case`: codes are
 /// matched by programs (a client's `match`, a dashboard's filter) and must not need escaping
 /// in any transport.
-fn check_codes_valid(input: &Input<'_>, errors: &mut Errors) {
+fn check_codes_valid(model: &FailureType<'_>, errors: &mut Errors) {
     let rule =
         format!("a letter `a-z`, then `a-z`, `0-9` or `_`, at most {MAX_CODE_LEN} characters");
-    for variant in &input.variants {
+    for variant in &model.variants {
         let code = &variant.settings.code;
         if is_valid_code(code) {
             continue;
@@ -49,9 +49,9 @@ fn check_codes_valid(input: &Input<'_>, errors: &mut Errors) {
 }
 
 /// Two variants with one code would be indistinguishable to a client.
-fn check_duplicate_codes(input: &Input<'_>, errors: &mut Errors) {
+fn check_duplicate_codes(model: &FailureType<'_>, errors: &mut Errors) {
     let mut seen: HashMap<&str, &Variant<'_>> = HashMap::new();
-    for variant in &input.variants {
+    for variant in &model.variants {
         let code = variant.settings.code.as_str();
         if let Some(first) = seen.get(code) {
             errors.at(
@@ -69,11 +69,11 @@ fn check_duplicate_codes(input: &Input<'_>, errors: &mut Errors) {
 
 /// A retry hint only means something on an ordinary failure: a terminal one is never retried
 /// and an unhandled one goes to a fallback executor.
-fn check_retry_after_class(input: &Input<'_>, errors: &mut Errors) {
-    let defaults = &input.defaults;
+fn check_retry_after_class(model: &FailureType<'_>, errors: &mut Errors) {
+    let defaults = &model.defaults;
     if let (Some((_, lit)), Some((class, _))) = (&defaults.retry_after, &defaults.class) {
         // The enum's hint is a default for the variants that opt back into `ordinary`.
-        let used = input
+        let used = model
             .variants
             .iter()
             .any(|v| v.settings.class == Class::Ordinary && v.attr.retry_after.is_none());
@@ -88,7 +88,7 @@ fn check_retry_after_class(input: &Input<'_>, errors: &mut Errors) {
             );
         }
     }
-    for variant in &input.variants {
+    for variant in &model.variants {
         let Some((_, lit)) = &variant.attr.retry_after else {
             continue;
         };
@@ -101,7 +101,7 @@ fn check_retry_after_class(input: &Input<'_>, errors: &mut Errors) {
         } else {
             " (inherited from the enum)"
         };
-        let what = if input.shape == Shape::Enum {
+        let what = if model.shape == Shape::Enum {
             "this variant"
         } else {
             "this type"
@@ -116,8 +116,8 @@ fn check_retry_after_class(input: &Input<'_>, errors: &mut Errors) {
 }
 
 /// An explicit `data` needs a field to serialize.
-fn check_data_fields(input: &Input<'_>, errors: &mut Errors) {
-    for variant in &input.variants {
+fn check_data_fields(model: &FailureType<'_>, errors: &mut Errors) {
+    for variant in &model.variants {
         let Some(span) = variant.attr.data.filter(|f| f.value).map(|f| f.span) else {
             continue;
         };
@@ -143,8 +143,8 @@ fn check_data_fields(input: &Input<'_>, errors: &mut Errors) {
 
 /// Redaction withholds the message and drops data; asking for both is a contradiction that
 /// would silently send nothing.
-fn check_data_redact(input: &Input<'_>, errors: &mut Errors) {
-    let defaults = &input.defaults;
+fn check_data_redact(model: &FailureType<'_>, errors: &mut Errors) {
+    let defaults = &model.defaults;
     if let (Some(data), Some(redact)) = (defaults.data, defaults.redact)
         && data.value
         && redact.value
@@ -155,7 +155,7 @@ fn check_data_redact(input: &Input<'_>, errors: &mut Errors) {
              keep one, and put the other on the variants that need it",
         );
     }
-    for variant in &input.variants {
+    for variant in &model.variants {
         let (settings, own) = (&variant.settings, &variant.attr);
         let own_span = own
             .data
@@ -185,12 +185,12 @@ fn check_data_redact(input: &Input<'_>, errors: &mut Errors) {
 
 /// `skip` only shapes `data`; on a variant without data it is a mistake (often a `data`
 /// forgotten, or a `redact` that dropped it).
-fn check_skip_without_data(input: &Input<'_>, errors: &mut Errors) {
-    for variant in &input.variants {
+fn check_skip_without_data(model: &FailureType<'_>, errors: &mut Errors) {
+    for variant in &model.variants {
         let requested = variant
             .attr
             .data
-            .or(input.defaults.data)
+            .or(model.defaults.data)
             .is_some_and(|f| f.value);
         if requested {
             continue;

@@ -5,7 +5,7 @@ use quote::{ToTokens, format_ident, quote};
 use syn::WherePredicate;
 use syn::spanned::Spanned;
 
-use super::model::{Field, Input, Shape, Variant};
+use super::model::{FailureType, Field, Shape, Variant};
 use super::parse::{Class, Kind};
 
 // Input:
@@ -22,10 +22,10 @@ use super::parse::{Class, Kind};
 //             const FAILURE_CODES: &'static [&'static str] = &["unknown_city", "unavailable"];
 //         }
 //     };
-pub fn expand(input: &Input<'_>) -> TokenStream {
-    let from = impl_from(input);
-    let codes = impl_codes(input);
-    let runtime = input.krate.runtime();
+pub fn expand(model: &FailureType<'_>) -> TokenStream {
+    let from = impl_from(model);
+    let codes = impl_codes(model);
+    let runtime = model.krate.runtime();
     quote! {
         // Anonymous const: the impls' helper imports stay out of the user's namespace.
         #[allow(unused_qualifications)] // every runtime path goes through `__rt` on purpose
@@ -50,18 +50,18 @@ pub fn expand(input: &Input<'_>) -> TokenStream {
 //             (&&&&SourceProbe::new(error)).attach_source(failure)        // keeps the error
 //         }
 //     }
-fn impl_from(input: &Input<'_>) -> TokenStream {
-    let ident = &input.original.ident;
-    let (impl_generics, ty_generics, _) = input.original.generics.split_for_impl();
-    let where_clause = from_bounds(input);
+fn impl_from(model: &FailureType<'_>) -> TokenStream {
+    let ident = &model.original.ident;
+    let (impl_generics, ty_generics, _) = model.original.generics.split_for_impl();
+    let where_clause = from_bounds(model);
     let error = local("__executor_error");
     let message = local("__executor_message");
     let failure = local("__executor_failure");
-    let body = if input.shape == Shape::Enum && input.variants.is_empty() {
+    let body = if model.shape == Shape::Enum && model.variants.is_empty() {
         quote!(match #error {})
     } else {
-        let arms = input.variants.iter().map(|v| arm(input, v));
-        let keep_source = keep_source(input, &error, &failure);
+        let arms = model.variants.iter().map(|v| arm(model, v));
+        let keep_source = keep_source(model, &error, &failure);
         // The type is named with the user's tokens, so a missing `Display` blames the type.
         let display = quote!(__rt::failure_message::<#ident #ty_generics>(&#error));
         quote! {
@@ -85,11 +85,11 @@ fn impl_from(input: &Input<'_>) -> TokenStream {
 /// One match arm: the variant's pattern, binding the fields `data` serializes, and the
 /// failure it becomes. Patterns use braces with members (`E::V { 0: f0, .. }`), which match
 /// unit, tuple and named variants alike.
-fn arm(input: &Input<'_>, variant: &Variant<'_>) -> TokenStream {
+fn arm(model: &FailureType<'_>, variant: &Variant<'_>) -> TokenStream {
     let settings = &variant.settings;
-    let path = match input.shape {
+    let path = match model.shape {
         Shape::Enum => {
-            let ty = &input.original.ident;
+            let ty = &model.original.ident;
             let name = variant.ident;
             quote!(#ty::#name)
         }
@@ -169,8 +169,8 @@ fn data_value(variant: &Variant<'_>, fields: &[&Field<'_>], bindings: &[Ident]) 
 // Concrete types keep the error itself as the source when it is `Error + Send + Sync +
 // 'static`; generic ones (whose impl is checked once for every instantiation) keep a snapshot
 // of its text and source chain. See `tool_executor::failure::support`.
-fn keep_source(input: &Input<'_>, error: &Ident, failure: &Ident) -> TokenStream {
-    if input.is_generic() {
+fn keep_source(model: &FailureType<'_>, error: &Ident, failure: &Ident) -> TokenStream {
+    if model.is_generic() {
         quote! {{
             #[allow(unused_imports)] // autoref specialization: one of the three applies
             use __rt::{AttachDebug as _, AttachError as _, AttachNone as _};
@@ -188,18 +188,18 @@ fn keep_source(input: &Input<'_>, error: &Ident, failure: &Ident) -> TokenStream
 /// The user's where clause plus, for generic types, `Self: Display` and `Field: Serialize` for
 /// each `data` field whose type names a type parameter: the impl then exists exactly for the
 /// instantiations it can convert.
-fn from_bounds(input: &Input<'_>) -> Option<syn::WhereClause> {
-    let generics = &input.original.generics;
+fn from_bounds(model: &FailureType<'_>) -> Option<syn::WhereClause> {
+    let generics = &model.original.generics;
     let params: Vec<&Ident> = generics.type_params().map(|p| &p.ident).collect();
     let mut clause = generics.where_clause.clone();
     if params.is_empty() {
         return clause;
     }
-    let ident = &input.original.ident;
+    let ident = &model.original.ident;
     let (_, ty_generics, _) = generics.split_for_impl();
     let mut predicates: Vec<WherePredicate> =
         vec![syn::parse_quote!(#ident #ty_generics: ::core::fmt::Display)];
-    for variant in input.variants.iter().filter(|v| v.settings.data) {
+    for variant in model.variants.iter().filter(|v| v.settings.data) {
         for field in variant.data_fields() {
             if mentions(field.ty.to_token_stream(), &params) {
                 let ty = field.ty;
@@ -221,10 +221,10 @@ fn mentions(tokens: TokenStream, params: &[&Ident]) -> bool {
 }
 
 // Output: impl FailureCodes for WeatherError { const FAILURE_CODES = &["unknown_city", "unavailable"]; }
-fn impl_codes(input: &Input<'_>) -> TokenStream {
-    let ident = &input.original.ident;
-    let (impl_generics, ty_generics, where_clause) = input.original.generics.split_for_impl();
-    let codes = input.variants.iter().map(|v| &v.settings.code);
+fn impl_codes(model: &FailureType<'_>) -> TokenStream {
+    let ident = &model.original.ident;
+    let (impl_generics, ty_generics, where_clause) = model.original.generics.split_for_impl();
+    let codes = model.variants.iter().map(|v| &v.settings.code);
     quote! {
         #[automatically_derived]
                 impl #impl_generics __rt::FailureCodes for #ident #ty_generics #where_clause {

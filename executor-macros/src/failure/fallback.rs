@@ -1,5 +1,5 @@
-//! What the derive emits when an attribute is wrong (thiserror's `fallback.rs`): the errors,
-//! plus impls with the right signatures so code that converts the type or lists its codes
+//! What the derive emits when an attribute is wrong (thiserror's `fallback.rs`): impls with
+//! the right signatures, next to the errors, so code that converts the type or lists its codes
 //! still type-checks and only the attribute is reported.
 
 use proc_macro2::TokenStream;
@@ -9,19 +9,16 @@ use syn::DeriveInput;
 use crate::krate::CratePath;
 
 // Input:  #[derive(ToolFailure)] enum E { #[failure(retyr = "1s")] A }
-// Output: compile_error!("unknown #[failure] key `retyr`; …");
-//         const _: () = {
+// Output: const _: () = {
 //             impl From<E> for ToolFailure { fn from(_: E) -> Self { unreachable!() } }
 //             impl FailureCodes for E { const FAILURE_CODES: &[&str] = &[]; }
 //         };
-pub fn expand(input: &DeriveInput, krate: &CratePath, error: &syn::Error) -> TokenStream {
+// (`diag::handle_errors` adds the errors after them.)
+pub fn stubs(input: &DeriveInput, krate: &CratePath) -> TokenStream {
     let ident = &input.ident;
     let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
-    let error = error.to_compile_error();
     let runtime = krate.runtime();
     quote! {
-        #error
-
         #[allow(unused_qualifications)] // every runtime path goes through `__rt` on purpose
         const _: () = {
             #runtime

@@ -9,35 +9,24 @@ mod parse;
 use proc_macro2::TokenStream;
 use syn::DeriveInput;
 
-use crate::diag::Errors;
-use model::Input;
+use crate::diag::{self, Errors, Fallback};
+use model::FailureType;
 
-/// Never fails: on error the attribute errors are emitted with stub impls (see `fallback`).
-pub fn expand(input: TokenStream) -> TokenStream {
-    let input: DeriveInput = match syn::parse2(input) {
-        Ok(input) => input,
-        Err(e) => return e.to_compile_error(),
-    };
-    match try_expand(&input) {
-        Ok(tokens) => tokens,
-        Err(e) => fallback::expand(&input, &parse::crate_path_lenient(&input.attrs), &e),
-    }
-}
-
-fn try_expand(input: &DeriveInput) -> syn::Result<TokenStream> {
-    let mut errors = Errors::default();
-    let model = Input::from_syn(input, &mut errors);
-    if let Some(model) = &model {
-        check::check(model, &mut errors);
-    }
-    errors.finish()?;
-    match model {
-        Some(model) => Ok(expand::expand(&model)),
-        None => Err(syn::Error::new_spanned(
-            &input.ident,
-            "#[derive(ToolFailure)] could not read this type",
-        )),
-    }
+/// Never fails: on error the errors are emitted next to stub impls (see `fallback`); rustc
+/// keeps the type itself.
+pub fn derive_tool_failure(input: TokenStream) -> TokenStream {
+    diag::handle_errors(Fallback::Items(TokenStream::new()), |on_error| {
+        let input: DeriveInput = syn::parse2(input)?;
+        let krate = parse::crate_path_lenient(&input.attrs);
+        *on_error = Fallback::Items(fallback::stubs(&input, &krate));
+        let mut errors = Errors::default();
+        let model = FailureType::from_syn(&input, &mut errors);
+        if let Ok(model) = &model {
+            check::check_type(model, &mut errors);
+        }
+        let model = errors.finish_with(model)?;
+        Ok(expand::expand(&model))
+    })
 }
 
 #[cfg(test)]

@@ -9,8 +9,8 @@ use super::parse::{Class, FailureAttr, Kind, Place};
 use crate::diag::Errors;
 use crate::krate::CratePath;
 
-/// The derive's input.
-pub struct Input<'a> {
+/// The type that derives `ToolFailure`, read.
+pub struct FailureType<'a> {
     pub original: &'a DeriveInput,
     pub krate: CratePath,
     /// `#[failure]` on the enum (empty for a struct, whose attribute is its one variant's).
@@ -61,10 +61,10 @@ pub struct Settings {
     pub data: bool,
 }
 
-impl<'a> Input<'a> {
-    /// Reads the input and every attribute in it, reporting every bad one. `None` when the
+impl<'a> FailureType<'a> {
+    /// Reads the input and every attribute in it, reporting every bad one. An error when the
     /// input cannot be modelled at all (a union).
-    pub fn from_syn(input: &'a DeriveInput, errors: &mut Errors) -> Option<Self> {
+    pub fn from_syn(input: &'a DeriveInput, errors: &mut Errors) -> syn::Result<Self> {
         let (shape, defaults, variants) = match &input.data {
             Data::Enum(data) => {
                 let defaults = FailureAttr::from_attrs(&input.attrs, Place::Enum, errors);
@@ -97,12 +97,11 @@ impl<'a> Input<'a> {
                 (Shape::Struct, defaults, vec![variant])
             }
             Data::Union(data) => {
-                errors.spanned(
+                return Err(syn::Error::new_spanned(
                     data.union_token,
                     "#[derive(ToolFailure)] works on an enum or a struct, not a union; \
                      wrap the union in a struct and derive on that",
-                );
-                return None;
+                ));
             }
         };
         let krate = match shape {
@@ -111,7 +110,7 @@ impl<'a> Input<'a> {
                 .first()
                 .and_then(|v: &Variant<'_>| v.attr.krate.clone()),
         };
-        Some(Self {
+        Ok(Self {
             original: input,
             krate: krate.unwrap_or_default(),
             defaults,

@@ -8,7 +8,7 @@ use crate::snapshot::assert_expansion;
 /// Expansion snapshots (`UPDATE_EXPECT=1` rewrites them); read them when the output changes.
 #[test]
 fn snapshot_enum() {
-    let out = super::expand(quote! {
+    let out = super::derive_tool_failure(quote! {
         #[failure(redact)]
         enum WeatherError {
             #[error("unknown city `{city}`")]
@@ -25,7 +25,7 @@ fn snapshot_enum() {
 
 #[test]
 fn snapshot_generic_struct() {
-    let out = super::expand(quote! {
+    let out = super::derive_tool_failure(quote! {
         #[failure(crate = ::renamed::tool_executor, data)]
         struct Missing<'a, T: Clone> where T: Send { key: &'a str, value: T }
     });
@@ -34,7 +34,7 @@ fn snapshot_generic_struct() {
 
 #[test]
 fn snapshot_fallback() {
-    let out = super::expand(quote! {
+    let out = super::derive_tool_failure(quote! {
         enum E<T> { #[failure(retyr = "1s")] A(T) }
     });
     assert_expansion("failure_fallback", out);
@@ -43,7 +43,7 @@ fn snapshot_fallback() {
 /// Every bad attribute is reported in one pass, not just the first.
 #[test]
 fn reports_every_error_at_once() {
-    let out = super::expand(quote! {
+    let out = super::derive_tool_failure(quote! {
         #[failure(code = "x", colour)]
         enum E {
             #[failure(retyr = "1s", terminal, ordinary)]

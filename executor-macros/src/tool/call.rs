@@ -40,7 +40,7 @@ pub fn call_body(model: &ToolFn, receiver: Option<TokenStream>) -> TokenStream {
     let decode = decode_args(model);
     let timeout = option_tokens(
         model
-            .timeout_ms
+            .timeout_ms()
             .map(|ms| quote!(__rt::Duration::from_millis(#ms))),
     );
     // A method's `&self` cannot move to another thread, so only free fns go to the pool
@@ -106,7 +106,7 @@ pub fn context_free_output(model: &ToolFn, receiver: Option<TokenStream>) -> Tok
 /// has a `timeout` (a deadline of its own). Any other tool only cares whether the call has a
 /// deadline or a cancellation token, and runs without its context when it has neither.
 pub fn reads_context(model: &ToolFn) -> bool {
-    model.timeout_ms.is_some() || model.params.iter().any(|p| matches!(p, Param::Context))
+    model.timeout_ms().is_some() || model.params.iter().any(|p| matches!(p, Param::Context))
 }
 
 pub fn params_ident() -> Ident {
@@ -201,7 +201,7 @@ fn decode_one(arg: &Arg, binding: &Ident) -> TokenStream {
 
 /// The call of the user's fn; `ctx` is the expression passed for a `&ToolContext` parameter.
 fn invoke(model: &ToolFn, receiver: Option<TokenStream>, ctx: &TokenStream) -> TokenStream {
-    let ident = &model.ident;
+    let ident = model.ident();
     let mut index: usize = 0;
     let call_args: Vec<TokenStream> = model
         .params

@@ -1,15 +1,33 @@
-//! The rules that span several nodes of a model, one commented function per rule (serde's
-//! `check.rs`).
+//! The rules a tool's model must follow, run after the model is read: one commented function
+//! per rule (serde's `check.rs`), each reporting every violation it finds.
 
-use syn::{LitStr, Path, Signature};
+use syn::{ItemImpl, Path, ReturnType, Signature, Type};
 
-use super::model::{Param, Site, ToolFn};
+use super::model::{Param, Site, ToolFn, ToolsImpl};
 use crate::attr::path_text;
 use crate::diag::Errors;
 
+/// Every rule of one `#[tool]` fn or method.
+pub fn check_fn(model: &ToolFn, errors: &mut Errors) {
+    check_signature(&model.sig, model.site, errors);
+    check_sync_method_timeout(model, errors);
+    check_unique_names(model, errors);
+    check_return_type(&model.sig.output, errors);
+}
+
+/// Every rule of a `#[tools]` block: those of each method, then those across them.
+pub fn check_tools(model: &ToolsImpl, block: &ItemImpl, errors: &mut Errors) {
+    check_inherent(block, errors);
+    for tool in &model.tools {
+        check_fn(tool, errors);
+    }
+    check_unique_methods(&model.tools, errors);
+    check_has_tools(model, block, errors);
+}
+
 /// What a tool's signature cannot be: `unsafe`, `extern`, variadic, generic over types, and
 /// `self` where the site does not allow it.
-pub fn check_signature(sig: &Signature, site: Site, errors: &mut Errors) {
+fn check_signature(sig: &Signature, site: Site, errors: &mut Errors) {
     if let syn::Safety::Unsafe(token) = &sig.safety {
         errors.spanned(
             token,
@@ -51,13 +69,8 @@ pub fn check_signature(sig: &Signature, site: Site, errors: &mut Errors) {
 /// A sync method cannot honour a `timeout`: a sync free fn runs on the blocking pool so the
 /// call can end while it blocks, but a method's `&self` cannot move to another thread, and a
 /// timeout the body never yields to would fire only after the body returned (issue 15).
-pub fn check_sync_method_timeout(
-    sig: &Signature,
-    site: Site,
-    timeout: Option<&(u64, LitStr)>,
-    errors: &mut Errors,
-) {
-    if let (Site::Method, None, Some((_, lit))) = (site, &sig.asyncness, timeout) {
+fn check_sync_method_timeout(model: &ToolFn, errors: &mut Errors) {
+    if let (Site::Method, false, Some((_, lit))) = (model.site, model.is_async, &model.timeout) {
         errors.spanned(
             lit,
             "a sync #[tool] method cannot have a `timeout`: `&self` cannot move to the blocking pool, so nothing could end the call while it blocks; make it an `async fn` (run the blocking part with `tokio::task::spawn_blocking`), or a free #[tool] fn",
@@ -66,10 +79,10 @@ pub fn check_sync_method_timeout(
 }
 
 /// Every argument has its own JSON name, and the context is taken at most once.
-pub fn check_unique_names(params: &[Param], sig: &Signature, errors: &mut Errors) {
+fn check_unique_names(model: &ToolFn, errors: &mut Errors) {
     let mut seen: Vec<&str> = Vec::new();
     let mut contexts = 0;
-    for param in params {
+    for param in &model.params {
         match param {
             Param::Context => contexts += 1,
             Param::Arg(arg) => {
@@ -87,16 +100,53 @@ pub fn check_unique_names(params: &[Param], sig: &Signature, errors: &mut Errors
         }
     }
     if contexts > 1 {
-        errors.spanned(&sig.inputs, "take `&ToolContext` once");
+        errors.spanned(&model.sig.inputs, "take `&ToolContext` once");
+    }
+}
+
+/// A tool's output has a schema, so its type must be nameable, and a value must come back.
+fn check_return_type(output: &ReturnType, errors: &mut Errors) {
+    let ReturnType::Type(_, ty) = output else {
+        return;
+    };
+    match &**ty {
+        Type::ImplTrait(_) => errors.spanned(
+            ty,
+            "a #[tool] fn cannot return `impl Trait`: its output schema needs a nameable type; return a concrete type such as `Result<Weather, WeatherError>`",
+        ),
+        Type::Never(_) => errors.spanned(ty, "a #[tool] fn must return a value; `!` never does"),
+        _ => {}
+    }
+}
+
+/// `#[tools]` implements `ContextExecutor` for the block's type, from the block's own
+/// methods: a trait impl has none of its own.
+fn check_inherent(block: &ItemImpl, errors: &mut Errors) {
+    if let Some((path, _)) = &block.trait_ {
+        errors.spanned(
+            path,
+            "#[tools] goes on an inherent `impl Type` block, not a trait impl",
+        );
+    }
+}
+
+/// A `#[tools]` block serves its `#[tool]` methods; one without any is a forgotten `#[tool]`
+/// (not reported on a trait impl, which `check_inherent` already rejects).
+fn check_has_tools(model: &ToolsImpl, block: &ItemImpl, errors: &mut Errors) {
+    if model.tools.is_empty() && block.trait_.is_none() {
+        errors.spanned(
+            &block.self_ty,
+            "#[tools] found no #[tool] method; mark the methods to serve with #[tool]",
+        );
     }
 }
 
 /// Two `#[tool]` methods of one `#[tools]` block cannot share a tool name.
-pub fn check_unique_methods(tools: &[ToolFn], errors: &mut Errors) {
+fn check_unique_methods(tools: &[ToolFn], errors: &mut Errors) {
     for (i, model) in tools.iter().enumerate() {
         if tools[..i].iter().any(|m| m.name == model.name) {
             errors.spanned(
-                &model.ident,
+                model.ident(),
                 format!(
                     "two #[tool] methods are named `{}`; give one another #[tool(name = \"…\")]",
                     model.name

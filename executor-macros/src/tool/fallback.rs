@@ -1,23 +1,23 @@
-//! What `#[tool]` and `#[tools]` emit next to their errors (as `failure/fallback.rs` does for
-//! the derive): the user's item, plus the items other code names, with bodies that are never
-//! run. So `toolset![that_tool]` or `ToolSet::builder().executor(that_service)` elsewhere add
-//! no second error, and only the real mistake is reported.
+//! What `#[tool]`, `#[tools]` and `toolset!` emit next to their errors (as
+//! `failure/fallback.rs` does for the derive; `diag::handle_errors` adds the errors): the
+//! user's item, plus the items other code names, with bodies that are never run. So
+//! `toolset![that_tool]` or `ToolSet::builder().executor(that_service)` elsewhere add no
+//! second error, and only the real mistake is reported.
 
 use proc_macro2::TokenStream;
-use quote::quote;
+use quote::{ToTokens, quote};
 use syn::{ItemFn, ItemImpl};
 
 use crate::krate::CratePath;
 
 // Input:  #[tool(name = "get weather")] fn weather(city: String) -> String { city }
 // Output: fn weather(city: String) -> String { city }
-//         compile_error!("invalid tool name `get weather`; …");
 //         struct weather {}
 //         const _: () = {
 //             impl weather { fn spec() … }
 //             impl Tool for weather { /* every body `unreachable!()` */ }
 //         };
-pub fn tool_fn(func: &ItemFn, krate: &CratePath, error: &syn::Error) -> TokenStream {
+pub fn tool_fn(func: &ItemFn, krate: &CratePath) -> TokenStream {
     let name = func.sig.ident.to_string();
     let name = name.trim_start_matches("r#");
     // Never run: the program does not compile.
@@ -25,19 +25,23 @@ pub fn tool_fn(func: &ItemFn, krate: &CratePath, error: &syn::Error) -> TokenStr
     let call_body = quote! {
         __rt::core::future::pending::<__rt::Result<__rt::ToolExecution, __rt::ToolFailure>>()
     };
-    let mut out = super::expand::tool_items(func, krate, name, &spec_body, &call_body, None);
-    out.extend(error.to_compile_error());
-    out
+    super::expand::tool_items(func, krate, name, &spec_body, &call_body, None)
 }
 
-pub fn tools_impl(block: &ItemImpl, krate: &CratePath, error: &syn::Error) -> TokenStream {
+// Input:  #[tools] impl Counter { #[tool] fn bump(self) -> u64 { 1 } }
+// Output: impl Counter { fn bump(self) -> u64 { 1 } }
+//         const _: () = { impl ContextExecutor for Counter { /* `unreachable!()` */ } };
+// A trait impl (which #[tools] rejects) is emitted alone: it is not the block users would
+// mean to serve, and a stand-in executor could clash with the real one.
+pub fn tools_impl(block: &ItemImpl, krate: &CratePath) -> TokenStream {
+    if block.trait_.is_some() {
+        return block.to_token_stream();
+    }
     let (impl_generics, _, where_clause) = block.generics.split_for_impl();
     let self_ty = &block.self_ty;
     let runtime = krate.runtime();
-    let error = error.to_compile_error();
     quote! {
         #block
-        #error
 
         #[allow(unused_qualifications)] // every runtime path goes through `__rt` on purpose
         const _: () = {
@@ -56,4 +60,11 @@ pub fn tools_impl(block: &ItemImpl, krate: &CratePath, error: &syn::Error) -> To
             }
         };
     }
+}
+
+// Input:  toolset![add, add]
+// Output: { /* the errors */ ::tool_executor::__private::tool_set(&[]) }
+/// The empty set, of the type `toolset!` has, for after its errors.
+pub fn tool_set(krate: &CratePath) -> TokenStream {
+    quote!(#krate::__private::tool_set(&[]))
 }

@@ -1,20 +1,23 @@
-//! The typed model of one tool function, checked, with the spans diagnostics need.
+//! The typed model of one tool function, with the spans diagnostics need: what the function
+//! and its attributes say, each node read on its own (a part that cannot be read is reported
+//! and left out, or kept as written). The rules across nodes run after it, in `check.rs`.
 
 use proc_macro2::{Ident, Span, TokenStream};
 use syn::{
-    Attribute, Expr, FnArg, GenericArgument, ImplItem, ItemImpl, Pat, PathArguments, ReturnType,
-    Signature, Type,
+    Attribute, Expr, FnArg, GenericArgument, ImplItem, ItemImpl, LitStr, Pat, PathArguments,
+    ReturnType, Signature, Type,
 };
 
-use super::check;
-use super::parse::{ArgAttr, ToolAttr};
+use super::parse::{ArgAttr, ToolAttr, tools_args};
 use crate::diag::Errors;
 use crate::krate::CratePath;
 use crate::util;
 
 /// One `#[tool]` function or method.
 pub struct ToolFn {
-    pub ident: Ident,
+    /// The signature, `#[arg]` and doc attributes removed from its parameters.
+    pub sig: Signature,
+    pub site: Site,
     /// The tool's name (`#[tool(name)]` or the function's).
     pub name: String,
     pub title: Option<String>,
@@ -23,7 +26,8 @@ pub struct ToolFn {
     pub destructive: Option<bool>,
     pub idempotent: Option<bool>,
     pub open_world: Option<bool>,
-    pub timeout_ms: Option<u64>,
+    /// Milliseconds, and the literal for spans.
+    pub timeout: Option<(u64, LitStr)>,
     pub krate: CratePath,
     pub is_async: bool,
     pub params: Vec<Param>,
@@ -75,7 +79,8 @@ pub enum Decode {
     Ref(Type),
 }
 
-/// What the function returns.
+/// What the function returns. A type no tool can return (`impl Trait`, `!`) is kept as
+/// `Infallible`, and `check_return_type` reports it.
 pub enum Ret {
     Unit,
     Infallible(Type),
@@ -90,7 +95,7 @@ pub enum Site {
 }
 
 impl ToolFn {
-    /// Builds the model, removing `#[arg]` and doc attributes from the parameters (rustc rejects
+    /// Reads the tool, removing `#[arg]` and doc attributes from the parameters (rustc rejects
     /// doc comments there) whether or not the tool is valid, so the emitted item compiles.
     pub fn from_syn(
         attr: ToolAttr,
@@ -98,10 +103,8 @@ impl ToolFn {
         sig: &mut Signature,
         site: Site,
         errors: &mut Errors,
-    ) -> Option<Self> {
+    ) -> Self {
         let param_attrs = strip_param_attrs(sig, errors);
-        check::check_signature(sig, site, errors);
-        check::check_sync_method_timeout(sig, site, attr.timeout.as_ref(), errors);
         let name = match &attr.name {
             Some(lit) => {
                 let name = lit.value();
@@ -137,10 +140,9 @@ impl ToolFn {
                 params.push(param);
             }
         }
-        check::check_unique_names(&params, sig, errors);
-        let ret = ret_of(&sig.output, errors);
-        Some(Self {
-            ident: sig.ident.clone(),
+        Self {
+            sig: sig.clone(),
+            site,
             name,
             title: attr.title.as_ref().map(syn::LitStr::value),
             description,
@@ -148,12 +150,12 @@ impl ToolFn {
             destructive: attr.destructive.map(|f| f.value),
             idempotent: attr.idempotent.map(|f| f.value),
             open_world: attr.open_world.map(|f| f.value),
-            timeout_ms: attr.timeout.as_ref().map(|(ms, _)| *ms),
+            timeout: attr.timeout,
             krate: attr.krate.map(|(k, _)| k).unwrap_or_default(),
             is_async: sig.asyncness.is_some(),
             params,
-            ret: ret?,
-        })
+            ret: ret_of(&sig.output),
+        }
     }
 
     fn param(
@@ -166,7 +168,7 @@ impl ToolFn {
         let binding = match &*pt.pat {
             Pat::Ident(p) if p.by_ref.is_none() && p.subpat.is_none() => p.ident.clone(),
             other => {
-                errors.spanned(other, "unsupported parameter pattern in a #[tool] fn; write a plain name like `city: String`");
+                errors.spanned(other, "unsupported parameter pattern in a #[tool] fn; write a name like `city: String` and destructure it in the body");
                 return None;
             }
         };
@@ -221,13 +223,7 @@ impl ToolsImpl {
     /// Reads the `#[tool]` methods of `block`, removing their `#[tool]` attributes and the
     /// parameters' `#[arg]` and doc attributes (so the emitted block compiles either way).
     pub fn from_syn(args: TokenStream, block: &mut ItemImpl, errors: &mut Errors) -> Self {
-        let krate = super::parse::tools_args(args, errors);
-        if let Some((path, _)) = &block.trait_ {
-            errors.spanned(
-                path,
-                "#[tools] goes on an inherent `impl Type` block, not a trait impl",
-            );
-        }
+        let krate = tools_args(args, errors);
         let mut tools = Vec::new();
         for impl_item in &mut block.items {
             let ImplItem::Fn(method) = impl_item else {
@@ -252,18 +248,13 @@ impl ToolsImpl {
                 errors.push(e);
             }
             let site = Site::Method;
-            if let Some(model) =
-                ToolFn::from_syn(attr, &method.attrs, &mut method.sig, site, errors)
-            {
-                tools.push(model);
-            }
-        }
-        check::check_unique_methods(&tools, errors);
-        if tools.is_empty() && block.trait_.is_none() {
-            errors.spanned(
-                &block.self_ty,
-                "#[tools] found no #[tool] method; mark the methods to serve with #[tool]",
-            );
+            tools.push(ToolFn::from_syn(
+                attr,
+                &method.attrs,
+                &mut method.sig,
+                site,
+                errors,
+            ));
         }
         Self { krate, tools }
     }
@@ -354,31 +345,20 @@ fn is_option(ty: &Type) -> bool {
     matches!(ty, Type::Path(p) if p.qself.is_none() && p.path.segments.last().is_some_and(|s| s.ident == "Option" && !s.arguments.is_empty()))
 }
 
-fn ret_of(output: &ReturnType, errors: &mut Errors) -> Option<Ret> {
+fn ret_of(output: &ReturnType) -> Ret {
     let ReturnType::Type(_, ty) = output else {
-        return Some(Ret::Unit);
+        return Ret::Unit;
     };
     match &**ty {
-        Type::ImplTrait(_) => {
-            errors.spanned(
-                ty,
-                "a #[tool] fn cannot return `impl Trait`: its output schema needs a nameable type; return a concrete type such as `Result<Weather, WeatherError>`",
-            );
-            None
-        }
-        Type::Never(_) => {
-            errors.spanned(ty, "a #[tool] fn must return a value; `!` never does");
-            None
-        }
-        Type::Tuple(t) if t.elems.is_empty() => Some(Ret::Unit),
+        Type::Tuple(t) if t.elems.is_empty() => Ret::Unit,
         // `Result`, `io::Result<T>`, `anyhow::Result<T>` and generic aliases named `…Result` are
         // results; their parts are read through `ResultParts`, so rustc checks the guess.
         Type::Path(p)
             if p.qself.is_none() && p.path.segments.last().is_some_and(is_result_segment) =>
         {
-            Some(Ret::Result((**ty).clone()))
+            Ret::Result((**ty).clone())
         }
-        other => Some(Ret::Infallible(other.clone())),
+        other => Ret::Infallible(other.clone()),
     }
 }
 
@@ -388,6 +368,14 @@ fn is_result_segment(segment: &syn::PathSegment) -> bool {
 }
 
 impl ToolFn {
+    pub fn ident(&self) -> &Ident {
+        &self.sig.ident
+    }
+
+    pub fn timeout_ms(&self) -> Option<u64> {
+        self.timeout.as_ref().map(|(ms, _)| *ms)
+    }
+
     pub fn args(&self) -> impl Iterator<Item = &Arg> {
         self.params.iter().filter_map(|p| match p {
             Param::Arg(a) => Some(&**a),

@@ -156,6 +156,17 @@ pub struct ToolsetInput {
     pub tools: Punctuated<Path, Token![,]>,
 }
 
+/// The `crate = …` of `toolset!`, for its fallback when the rest does not parse (the
+/// default when the prefix itself does not).
+pub fn toolset_crate_lenient(input: TokenStream) -> CratePath {
+    let prefix = |input: ParseStream<'_>| {
+        let krate = CratePath::parse_prefix(input)?;
+        input.parse::<TokenStream>()?;
+        Ok(krate)
+    };
+    syn::parse::Parser::parse2(prefix, input).unwrap_or_default()
+}
+
 impl Parse for ToolsetInput {
     fn parse(input: ParseStream<'_>) -> syn::Result<Self> {
         let krate = CratePath::parse_prefix(input)?;

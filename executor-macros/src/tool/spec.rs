@@ -45,7 +45,7 @@ pub fn spec(model: &ToolFn) -> TokenStream {
         quote!(.with_annotations(__rt::ToolAnnotations { #title #(#hints)* ..__rt::Default::default() }))
     });
     let timeout = model
-        .timeout_ms
+        .timeout_ms()
         .map(|ms| quote!(.with_timeout(__rt::Duration::from_millis(#ms))));
     let failure_codes = failure_codes(model);
     quote! {

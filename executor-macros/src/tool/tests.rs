@@ -6,7 +6,7 @@ use crate::snapshot::assert_expansion;
 
 #[test]
 fn tool_sync_literal_schema() {
-    let out = super::expand_fn(
+    let out = super::tool(
         quote!(read_only),
         quote! {
             /// Adds two numbers.
@@ -22,7 +22,7 @@ fn tool_sync_literal_schema() {
 
 #[test]
 fn tool_async_borrowed_context_result() {
-    let out = super::expand_fn(
+    let out = super::tool(
         quote!(name = "get_weather", timeout = "5s"),
         quote! {
             /// Looks up the weather.
@@ -37,7 +37,7 @@ fn tool_async_borrowed_context_result() {
 /// A sync fn with a `timeout` and the context: the body is a closure for the blocking pool.
 #[test]
 fn tool_sync_blocking_pool() {
-    let out = super::expand_fn(
+    let out = super::tool(
         quote!(timeout = "200ms"),
         quote! {
             /// Hashes a file.
@@ -51,7 +51,7 @@ fn tool_sync_blocking_pool() {
 
 #[test]
 fn tools_impl() {
-    let out = super::expand_tools(
+    let out = super::tools(
         quote!(),
         quote! {
             impl Counter {
@@ -67,7 +67,7 @@ fn tools_impl() {
 
 #[test]
 fn toolset() {
-    let out = super::expand_toolset(quote!(add, math::divide));
+    let out = super::toolset(quote!(add, math::divide));
     let wrapped = quote!(fn f() { let _ = #out; });
     assert_expansion("toolset_paths", wrapped);
 }
@@ -76,7 +76,7 @@ fn toolset() {
 /// and a stand-in tool so `toolset![add]` elsewhere adds no error of its own.
 #[test]
 fn error_keeps_the_item() {
-    let out = super::expand_fn(
+    let out = super::tool(
         quote!(nmae = "x"),
         quote!(
             /// Adds.
@@ -94,7 +94,7 @@ fn error_keeps_the_item() {
 /// On error in a method: the block, the errors, and a stand-in executor impl.
 #[test]
 fn tools_error_keeps_the_block() {
-    let out = super::expand_tools(
+    let out = super::tools(
         quote!(),
         quote!(
             impl Counter {

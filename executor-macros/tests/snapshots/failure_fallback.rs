@@ -1,6 +1,3 @@
-::core::compile_error! {
-    "unknown #[failure] key `retyr`; expected one of `code`, `ordinary`, `terminal`, `unhandled`, `kind`, `retry_after`, `redact`, `data`"
-}
 #[allow(unused_qualifications)]
 const _: () = {
     use ::tool_executor::__private as __rt;
@@ -15,3 +12,6 @@ const _: () = {
         const FAILURE_CODES: &'static [&'static str] = &[];
     }
 };
+::core::compile_error! {
+    "unknown #[failure] key `retyr`; expected one of `code`, `ordinary`, `terminal`, `unhandled`, `kind`, `retry_after`, `redact`, `data`"
+}

@@ -4,9 +4,6 @@ impl Counter {
         1
     }
 }
-::core::compile_error! {
-    "a #[tool] method takes `&self`; keep mutable state behind a `Mutex` or an atomic"
-}
 #[allow(unused_qualifications)]
 const _: () = {
     use ::tool_executor::__private as __rt;
@@ -25,3 +22,6 @@ const _: () = {
         }
     }
 };
+::core::compile_error! {
+    "a #[tool] method takes `&self`; keep mutable state behind a `Mutex` or an atomic"
+}
