@@ -23,14 +23,11 @@ use crate::tool::SpecList;
 use crate::tool::call::args::describe;
 use crate::tool::call::drive;
 use crate::tool::{BoxFuture, ContextExecutor, ToolContext, ToolStreamChunk};
+use crate::transport::cancel::CancelOnDrop;
 
-/// How long [`A2aToolExecutor::connect`] waits for the agent card by default.
-pub const DEFAULT_A2A_CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
-/// How long a call may take by default when its context sets no shorter budget (the same
-/// backstop as `McpToolExecutor`'s).
-pub const DEFAULT_A2A_REQUEST_TIMEOUT: Duration = Duration::from_secs(600);
-/// How long the `CancelTask` sent for a dropped call may take by default.
-pub const DEFAULT_A2A_CANCEL_TIMEOUT: Duration = Duration::from_secs(5);
+pub use crate::transport::timeouts::{
+    DEFAULT_A2A_CANCEL_TIMEOUT, DEFAULT_A2A_CONNECT_TIMEOUT, DEFAULT_A2A_REQUEST_TIMEOUT,
+};
 
 /// Where an [`A2aToolExecutor`] connects, and its time limits.
 #[derive(Debug, Clone)]
@@ -251,10 +248,7 @@ impl A2aToolExecutor {
             .stream_message(params)
             .await
             .map_err(|e| client_failure(tool, &shared.card.name, e))?;
-        let mut guard = CancelOnDrop {
-            shared: Arc::clone(shared),
-            task_id: None,
-        };
+        let mut guard = CancelOnDrop::disarmed();
         loop {
             let Some(event) = stream.next().await else {
                 return Err(client_failure(
@@ -267,9 +261,12 @@ impl A2aToolExecutor {
             };
             let event = event.map_err(|e| client_failure(tool, &shared.card.name, e))?;
             let done = fold.event(event).await;
-            guard.task_id.clone_from(&fold.task_id);
+            match &fold.task_id {
+                Some(task_id) => guard.arm(cancel_task(Arc::clone(shared), task_id.clone())),
+                None => guard.disarm(),
+            }
             if let Some(outcome) = done {
-                guard.task_id = None;
+                guard.disarm();
                 return outcome;
             }
         }
@@ -346,26 +343,10 @@ fn message_for(tool: &str, input: &Input, params: &Value) -> Result<Message, Too
 }
 
 /// Sends `CancelTask` for a task whose caller stopped waiting.
-struct CancelOnDrop {
-    shared: Arc<Shared>,
-    task_id: Option<String>,
-}
-
-impl Drop for CancelOnDrop {
-    fn drop(&mut self) {
-        let Some(task_id) = self.task_id.take() else {
-            return;
-        };
-        let Ok(runtime) = tokio::runtime::Handle::try_current() else {
-            return;
-        };
-        let shared = Arc::clone(&self.shared);
-        runtime.spawn(async move {
-            let limit = shared.config.cancel_timeout;
-            // A task that ended meanwhile is not cancelable; nothing is left to do either way.
-            let _ = tokio::time::timeout(limit, shared.client.cancel_task(task_id)).await;
-        });
-    }
+async fn cancel_task(shared: Arc<Shared>, task_id: String) {
+    let limit = shared.config.cancel_timeout;
+    // A task that ended meanwhile is not cancelable; nothing is left to do either way.
+    let _ = tokio::time::timeout(limit, shared.client.cancel_task(task_id)).await;
 }
 
 impl ContextExecutor for A2aToolExecutor {

@@ -15,7 +15,7 @@ use rmcp::ClientHandler;
 use rmcp::model::{
     CallToolRequest, CallToolRequestParams, CallToolResult, CancelledNotificationParam,
     ClientCapabilities, ClientConfig, ClientRequest, Implementation, ProgressNotificationParam,
-    ProgressToken, ProtocolVersion, ServerResult, Tool,
+    ProgressToken, ProtocolVersion, RequestId, ServerResult, Tool,
 };
 use rmcp::service::{Peer, PeerRequestOptions, RoleClient, ServiceError};
 use serde_json::Value;
@@ -31,6 +31,7 @@ use crate::tool::SpecList;
 use crate::tool::call::drive;
 use crate::tool::route::unserved;
 use crate::tool::{BoxFuture, ContextExecutor, ToolContext, ToolExecution, ToolExecutor, ToolSpec};
+use crate::transport::cancel::CancelOnDrop;
 
 /// One progress report: the fraction done and a message.
 type Progress = (f64, Option<String>);
@@ -381,10 +382,7 @@ impl McpToolExecutor {
         let handle = peer
             .send_cancellable_request(request, PeerRequestOptions::no_options())
             .await?;
-        let mut guard = CancelOnDrop {
-            peer: peer.clone(),
-            id: Some(handle.id.clone()),
-        };
+        let mut guard = CancelOnDrop::armed(notify_cancelled(peer.clone(), handle.id.clone()));
         // Every call is registered, streamed or not, so its progress never lingers unclaimed.
         let token = handle.progress_token.clone();
         let rx = self.shared.relay.register(token.clone());
@@ -393,7 +391,7 @@ impl McpToolExecutor {
             token,
         };
         let result = relay_progress(handle.await_response(), rx, ctx).await;
-        guard.id = None;
+        guard.disarm();
         match result? {
             ServerResult::CallToolResult(result) => Ok(result),
             _ => Err(ServiceError::UnexpectedResponse),
@@ -402,28 +400,12 @@ impl McpToolExecutor {
 }
 
 /// Sends `notifications/cancelled` for a request whose caller stopped waiting.
-struct CancelOnDrop {
-    peer: Peer<RoleClient>,
-    id: Option<rmcp::model::RequestId>,
-}
-
-impl Drop for CancelOnDrop {
-    fn drop(&mut self) {
-        let Some(id) = self.id.take() else {
-            return;
-        };
-        let Ok(runtime) = tokio::runtime::Handle::try_current() else {
-            return;
-        };
-        let peer = self.peer.clone();
-        runtime.spawn(async move {
-            let reason = Some("the caller stopped waiting (timeout or cancellation)".to_owned());
-            // A closed connection has nothing left to cancel.
-            let _ = peer
-                .notify_cancelled(CancelledNotificationParam::new(Some(id), reason))
-                .await;
-        });
-    }
+async fn notify_cancelled(peer: Peer<RoleClient>, id: RequestId) {
+    let reason = Some("the caller stopped waiting (timeout or cancellation)".to_owned());
+    // A closed connection has nothing left to cancel.
+    let _ = peer
+        .notify_cancelled(CancelledNotificationParam::new(Some(id), reason))
+        .await;
 }
 
 /// Removes a call's progress route when the call ends or is dropped.
