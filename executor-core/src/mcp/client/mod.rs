@@ -44,8 +44,9 @@ struct Shared {
 
 /// An MCP server's tools as a [`ToolExecutor`] (stdio command or streamable HTTP URL).
 ///
-/// - [`specs`](ToolExecutor::specs) lists the server's tools as [`ToolSpec`]s (names
-///   `mcp_{server}_{tool}` with [`McpServerConfig::prefixed`]).
+/// - [`specs`](ToolExecutor::specs) lists the server's tools as
+///   [`ToolSpec`](crate::tool::ToolSpec)s (names `mcp_{server}_{tool}` with
+///   [`McpServerConfig::prefixed`]).
 /// - A call's budget (`timeout_ms`, the context's deadline) bounds the wait; without one the
 ///   config's request timeout does. A call that times out or is dropped sends
 ///   `notifications/cancelled`.
