@@ -232,8 +232,6 @@ pub mod failure;
 #[cfg_attr(docsrs, doc(cfg(feature = "mcp")))]
 pub mod mcp;
 mod millis;
-#[cfg(any(feature = "subprocess", feature = "mcp"))]
-mod process_group;
 pub mod provider;
 pub mod runtime;
 pub mod schema;
@@ -241,6 +239,7 @@ pub mod schema;
 #[cfg_attr(docsrs, doc(cfg(feature = "subprocess")))]
 pub mod subprocess;
 pub mod tool;
+mod transport;
 
 #[doc(hidden)]
 #[path = "private.rs"]

@@ -1,19 +1,6 @@
-//! Running a response's tool calls and answering them in the provider's message shape.
-//!
-//! | provider | answer (appended to the conversation) |
-//! |---|---|
-//! | OpenAI Chat | one `{"role":"tool","tool_call_id","content"}` message per call |
-//! | OpenAI Responses | one `{"type":"function_call_output","call_id","output"}` item per call |
-//! | Anthropic | one user message of `{"type":"tool_result","tool_use_id","content","is_error"}` blocks |
-//! | Gemini | one user content of `{"functionResponse":{name,id,response}}` parts |
-//!
-//! A result is the output (a string as it is, anything else as JSON text; for Gemini the value
-//! under `response.output`). A failure is `{"error": {"message", "code", "kind",
-//! "classification", "retryable", "retry_after_ms"?, "data"?}}`, from the failure table
-//! ([`failure::transport`](crate::failure::transport)): `retryable` tells the model whether
-//! calling again can help, and a redacted failure's text and data stay withheld. A model is a
-//! caller that can change its arguments, so an ordinary invalid-arguments failure is retryable
-//! for it, although a runtime never resends the same call ([`for_retry`] says stop).
+//! Running a response's tool calls (at most [`DEFAULT_CONCURRENCY`] at once) and the
+//! [`Answer`] they make, in the provider's message shape (each provider's `answer` in its
+//! [`Wire`](super::stages::Wire)).
 
 use std::borrow::Cow;
 use std::future::Future;
@@ -22,12 +9,11 @@ use std::pin::Pin;
 use std::task::Poll;
 use std::vec;
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
-use super::calls::{self, CallsError, ToolCall};
+use super::stages::{self, CallsError, ToolCall, object};
 use super::{Declared, Definitions, Provider};
-use crate::failure::transport::{RetryDecision, for_retry, structured};
-use crate::failure::{FailureKind, ToolFailure};
+use crate::failure::ToolFailure;
 use crate::tool::{ToolContext, ToolExecution, ToolExecutor};
 
 /// How many calls of one response run at once by default.
@@ -168,15 +154,12 @@ impl FusedIterator for Messages<'_> {}
 
 /// Whether the provider answers every call in one message of parts.
 fn grouped(provider: Provider) -> bool {
-    !matches!(provider, Provider::OpenAiChat | Provider::OpenAiResponses)
+    provider.wire().group.is_some()
 }
 
 /// The one message around every call's part (Anthropic, Gemini).
 fn group(provider: Provider, parts: Vec<Value>) -> Value {
-    let key = match provider {
-        Provider::Anthropic | Provider::AnthropicStrict => "content",
-        _ => "parts",
-    };
+    let key = provider.wire().group.unwrap_or("parts");
     object([("role", "user".into()), (key, parts.into())])
 }
 
@@ -194,83 +177,7 @@ fn part(
     call: &ToolCall<'_>,
     result: Result<Cow<'_, Value>, &ToolFailure>,
 ) -> Value {
-    match provider {
-        Provider::OpenAiChat => object([
-            ("role", "tool".into()),
-            ("tool_call_id", id(call)),
-            ("content", text(result).into()),
-        ]),
-        Provider::OpenAiResponses => object([
-            ("type", "function_call_output".into()),
-            ("call_id", id(call)),
-            ("output", text(result).into()),
-        ]),
-        Provider::Anthropic | Provider::AnthropicStrict => {
-            let is_error = result.is_err();
-            object([
-                ("type", "tool_result".into()),
-                ("tool_use_id", id(call)),
-                ("content", text(result).into()),
-                ("is_error", is_error.into()),
-            ])
-        }
-        Provider::Gemini | Provider::GeminiJsonSchema | Provider::Mcp => {
-            function_response(call, result)
-        }
-    }
-}
-
-/// A JSON object of `fields`, in this order. Built by inserting the values as they are:
-/// `json!` serializes every non-literal value anew, copying each `String` it could move
-/// (measured in BENCHMARKS.md §12).
-fn object<const N: usize>(fields: [(&str, Value); N]) -> Value {
-    let mut map = Map::new();
-    for (key, value) in fields {
-        map.insert(key.to_owned(), value);
-    }
-    Value::Object(map)
-}
-
-/// The call's id as its answer echoes it (`null` when the provider sent none).
-fn id(call: &ToolCall<'_>) -> Value {
-    call.id.map_or(Value::Null, Value::from)
-}
-
-/// A failure as the model reads it.
-fn failure_body(failure: &ToolFailure) -> Value {
-    let mut body = Map::new();
-    body.insert("message".into(), failure.message().into());
-    if let Value::Object(fields) = structured(failure) {
-        body.extend(fields);
-    }
-    let retryable = matches!(for_retry(failure), RetryDecision::Retry { .. })
-        || (failure.kind() == FailureKind::InvalidArguments && !failure.is_terminal());
-    body.insert("retryable".into(), retryable.into());
-    object([("error", Value::Object(body))])
-}
-
-/// A result as text: a string output as it is, anything else as JSON.
-fn text(result: Result<Cow<'_, Value>, &ToolFailure>) -> String {
-    match result {
-        Ok(Cow::Owned(Value::String(s))) => s,
-        Ok(Cow::Borrowed(Value::String(s))) => s.clone(),
-        Ok(other) => other.to_string(),
-        Err(failure) => failure_body(failure).to_string(),
-    }
-}
-
-fn function_response(call: &ToolCall<'_>, result: Result<Cow<'_, Value>, &ToolFailure>) -> Value {
-    let response = match result {
-        Ok(value) => object([("output", value.into_owned())]),
-        Err(failure) => failure_body(failure),
-    };
-    let mut fields = Map::new();
-    fields.insert("name".into(), call.name.into());
-    if let Some(id) = call.id {
-        fields.insert("id".into(), id.into());
-    }
-    fields.insert("response".into(), response);
-    object([("functionResponse", Value::Object(fields))])
+    (provider.wire().answer)(call, result)
 }
 
 impl Definitions {
@@ -280,7 +187,7 @@ impl Definitions {
     /// # Errors
     /// [`CallsError`] when the response has no place for tool calls, or a call has no name.
     pub fn calls<'a>(&self, response: &'a Value) -> Result<Vec<ToolCall<'a>>, CallsError> {
-        calls::each(self.provider, response)?.collect()
+        stages::each(self.provider, response)?.collect()
     }
 
     /// Runs every tool call in `response` on `executor` (at most [`DEFAULT_CONCURRENCY`] at
@@ -294,7 +201,7 @@ impl Definitions {
         executor: &E,
         response: &'a Value,
     ) -> Result<Answer<'a>, CallsError> {
-        let mut each = calls::each(self.provider, response)?;
+        let mut each = stages::each(self.provider, response)?;
         let outcomes = match (each.next().transpose()?, each.next()) {
             (None, _) => Outcomes::Many(Vec::new()),
             (Some(call), None) => Outcomes::One(self.answer_one(executor, call).await),

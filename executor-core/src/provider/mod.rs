@@ -47,10 +47,11 @@
 //! ```
 
 mod answer;
-mod arguments;
-mod calls;
-mod declare;
-mod names;
+mod anthropic;
+mod gemini;
+mod mcp;
+mod openai;
+mod stages;
 
 use std::fmt;
 use std::str::FromStr;
@@ -64,8 +65,8 @@ use crate::tool::route::RouteTable;
 use crate::tool::{ToolExecutor, ToolSet, ToolSpec};
 
 pub use answer::{Answer, CallOutcome, DEFAULT_CONCURRENCY, Messages};
-pub use calls::{CallsError, ToolCall};
-pub use names::NameCollision;
+use stages::Wire;
+pub use stages::{CallsError, NameCollision, ToolCall};
 
 /// Where tool definitions go and whose tool calls come back.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -133,6 +134,20 @@ impl Provider {
 
     const fn index(self) -> usize {
         self as usize
+    }
+
+    /// How this provider behaves at every stage (its file: `openai.rs`, `anthropic.rs`,
+    /// `gemini.rs`, `mcp.rs`).
+    const fn wire(self) -> &'static Wire {
+        match self {
+            Self::OpenAiChat => &openai::CHAT,
+            Self::OpenAiResponses => &openai::RESPONSES,
+            Self::Anthropic => &anthropic::STANDARD,
+            Self::AnthropicStrict => &anthropic::STRICT,
+            Self::Gemini => &gemini::OPENAPI,
+            Self::GeminiJsonSchema => &gemini::JSON_SCHEMA,
+            Self::Mcp => &mcp::MCP,
+        }
     }
 }
 
@@ -229,7 +244,7 @@ impl Definitions {
     /// # Errors
     /// [`NameCollision`] when two tools map to one provider name.
     pub fn from_specs(specs: &[Arc<ToolSpec>], provider: Provider) -> Result<Self, NameCollision> {
-        declare::build(specs, provider)
+        stages::build(specs, provider)
     }
 
     /// The definitions of everything `executor` lists ([`ToolExecutor::specs`]), computed

@@ -1,97 +1,31 @@
 //! `A2aToolExecutor`: an A2A agent's skills as tools (feature `a2a-client`).
 
 mod catalog;
+mod config;
 mod outcome;
+mod transport;
 
 use std::fmt;
 use std::sync::Arc;
-use std::time::Duration;
 
 use a2a_protocol_client::{A2aClient, ClientBuilder, resolve_agent_card};
 use a2a_protocol_types::agent_card::AgentCard;
-use a2a_protocol_types::message::{Message, Part};
 use a2a_protocol_types::params::MessageSendParams;
-use a2a_protocol_types::responses::SendMessageResponse;
-use serde_json::{Value, json};
+use serde_json::Value;
 use tokio::sync::mpsc;
 
-use catalog::{Catalog, Input, TEXT_ARGUMENT, catalog};
-use outcome::{Fold, Outcome, answer, client_failure};
+use catalog::{Catalog, catalog};
+pub use config::{
+    A2aClientConfig, A2aClientError, DEFAULT_A2A_CANCEL_TIMEOUT, DEFAULT_A2A_CONNECT_TIMEOUT,
+    DEFAULT_A2A_REQUEST_TIMEOUT,
+};
+use outcome::{Fold, Outcome};
+use transport::message_for;
 
 use crate::failure::ToolFailure;
 use crate::tool::SpecList;
-use crate::tool::call::args::describe;
 use crate::tool::call::drive;
 use crate::tool::{BoxFuture, ContextExecutor, ToolContext, ToolStreamChunk};
-
-/// How long [`A2aToolExecutor::connect`] waits for the agent card by default.
-pub const DEFAULT_A2A_CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
-/// How long a call may take by default when its context sets no shorter budget (the same
-/// backstop as `McpToolExecutor`'s).
-pub const DEFAULT_A2A_REQUEST_TIMEOUT: Duration = Duration::from_secs(600);
-/// How long the `CancelTask` sent for a dropped call may take by default.
-pub const DEFAULT_A2A_CANCEL_TIMEOUT: Duration = Duration::from_secs(5);
-
-/// Where an [`A2aToolExecutor`] connects, and its time limits.
-#[derive(Debug, Clone)]
-pub struct A2aClientConfig {
-    url: String,
-    connect_timeout: Duration,
-    request_timeout: Duration,
-    cancel_timeout: Duration,
-}
-
-impl A2aClientConfig {
-    /// The agent at `url`: its card is read from `{url}/.well-known/agent-card.json`.
-    #[must_use]
-    pub fn new(url: impl Into<String>) -> Self {
-        Self {
-            url: url.into(),
-            connect_timeout: DEFAULT_A2A_CONNECT_TIMEOUT,
-            request_timeout: DEFAULT_A2A_REQUEST_TIMEOUT,
-            cancel_timeout: DEFAULT_A2A_CANCEL_TIMEOUT,
-        }
-    }
-
-    /// The limit on reading the card ([`DEFAULT_A2A_CONNECT_TIMEOUT`] by default).
-    #[must_use]
-    pub const fn with_connect_timeout(mut self, timeout: Duration) -> Self {
-        self.connect_timeout = timeout;
-        self
-    }
-
-    /// The limit on one call when its context sets no shorter budget
-    /// ([`DEFAULT_A2A_REQUEST_TIMEOUT`] by default).
-    #[must_use]
-    pub const fn with_request_timeout(mut self, timeout: Duration) -> Self {
-        self.request_timeout = timeout;
-        self
-    }
-
-    /// The limit on the `CancelTask` a dropped call sends ([`DEFAULT_A2A_CANCEL_TIMEOUT`]).
-    #[must_use]
-    pub const fn with_cancel_timeout(mut self, timeout: Duration) -> Self {
-        self.cancel_timeout = timeout;
-        self
-    }
-}
-
-/// Why [`A2aToolExecutor::connect`] failed.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct A2aClientError {
-    /// The agent's URL.
-    pub url: String,
-    /// What went wrong.
-    pub detail: String,
-}
-
-impl fmt::Display for A2aClientError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "A2A agent at {}: {}", self.url, self.detail)
-    }
-}
-
-impl std::error::Error for A2aClientError {}
 
 struct Shared {
     client: A2aClient,
@@ -237,134 +171,6 @@ impl A2aToolExecutor {
         } else {
             self.blocking(tool, params, &mut fold).await
         }
-    }
-
-    async fn streamed(
-        &self,
-        tool: &str,
-        params: MessageSendParams,
-        fold: &mut Fold<'_>,
-    ) -> Outcome {
-        let shared = &self.shared;
-        let mut stream = shared
-            .client
-            .stream_message(params)
-            .await
-            .map_err(|e| client_failure(tool, &shared.card.name, e))?;
-        let mut guard = CancelOnDrop {
-            shared: Arc::clone(shared),
-            task_id: None,
-        };
-        loop {
-            let Some(event) = stream.next().await else {
-                return Err(client_failure(
-                    tool,
-                    &shared.card.name,
-                    a2a_protocol_client::ClientError::Transport(
-                        "the stream ended before the task did".to_owned(),
-                    ),
-                ));
-            };
-            let event = event.map_err(|e| client_failure(tool, &shared.card.name, e))?;
-            let done = fold.event(event).await;
-            guard.task_id.clone_from(&fold.task_id);
-            if let Some(outcome) = done {
-                guard.task_id = None;
-                return outcome;
-            }
-        }
-    }
-
-    async fn blocking(
-        &self,
-        tool: &str,
-        params: MessageSendParams,
-        fold: &mut Fold<'_>,
-    ) -> Outcome {
-        let agent = &self.shared.card.name;
-        let response = self
-            .shared
-            .client
-            .send_message(params)
-            .await
-            .map_err(|e| client_failure(tool, agent, e))?;
-        let task = match response {
-            SendMessageResponse::Task(task) => task,
-            SendMessageResponse::Message(message) => return Ok(answer(&message)),
-            _ => {
-                return Err(unexpected(
-                    tool,
-                    agent,
-                    "an answer this client does not know",
-                ));
-            }
-        };
-        let state = task.status.state;
-        match fold.task(task).await {
-            Some(outcome) => outcome,
-            None => Err(unexpected(tool, agent, &format!("a task still `{state}`"))),
-        }
-    }
-}
-
-fn unexpected(tool: &str, agent: &str, what: &str) -> ToolFailure {
-    ToolFailure::ordinary(format!("A2A agent `{agent}` answered `{tool}` with {what}"))
-        .with_kind(crate::failure::FailureKind::Internal)
-        .with_code("a2a_protocol")
-}
-
-/// The message that calls `tool`: a data part for a published skill, a text part otherwise.
-fn message_for(tool: &str, input: &Input, params: &Value) -> Result<Message, ToolFailure> {
-    let arguments = match params {
-        Value::Object(_) => params.clone(),
-        Value::Null => json!({}),
-        other => {
-            return Err(ToolFailure::invalid_arguments(format!(
-                "arguments: expected an object, got {}",
-                describe(other)
-            )));
-        }
-    };
-    let part = match input {
-        Input::Data => Part::data(json!({"tool": tool, "arguments": arguments})),
-        Input::Text => match arguments.get(TEXT_ARGUMENT) {
-            Some(Value::String(text)) => Part::text(text.clone()),
-            None => {
-                return Err(ToolFailure::invalid_arguments(format!(
-                    "{TEXT_ARGUMENT}: missing required argument"
-                )));
-            }
-            Some(other) => {
-                return Err(ToolFailure::invalid_arguments(format!(
-                    "{TEXT_ARGUMENT}: expected a string, got {}",
-                    describe(other)
-                )));
-            }
-        },
-    };
-    Ok(Message::user(uuid::Uuid::new_v4().to_string(), vec![part]))
-}
-
-/// Sends `CancelTask` for a task whose caller stopped waiting.
-struct CancelOnDrop {
-    shared: Arc<Shared>,
-    task_id: Option<String>,
-}
-
-impl Drop for CancelOnDrop {
-    fn drop(&mut self) {
-        let Some(task_id) = self.task_id.take() else {
-            return;
-        };
-        let Ok(runtime) = tokio::runtime::Handle::try_current() else {
-            return;
-        };
-        let shared = Arc::clone(&self.shared);
-        runtime.spawn(async move {
-            let limit = shared.config.cancel_timeout;
-            // A task that ended meanwhile is not cancelable; nothing is left to do either way.
-            let _ = tokio::time::timeout(limit, shared.client.cancel_task(task_id)).await;
-        });
     }
 }
 

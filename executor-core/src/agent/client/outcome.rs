@@ -275,3 +275,10 @@ pub(super) fn client_failure(tool: &str, agent: &str, error: ClientError) -> Too
         .with_code(code)
         .with_source(error)
 }
+
+/// An answer this client cannot read as the call's end.
+pub(super) fn unexpected(tool: &str, agent: &str, what: &str) -> ToolFailure {
+    ToolFailure::ordinary(format!("A2A agent `{agent}` answered `{tool}` with {what}"))
+        .with_kind(crate::failure::FailureKind::Internal)
+        .with_code("a2a_protocol")
+}

@@ -2,35 +2,22 @@
 
 use std::ffi::OsString;
 use std::fmt;
-use std::path::PathBuf;
 use std::time::Duration;
 
+pub use crate::transport::timeouts::DEFAULT_HANDSHAKE_TIMEOUT;
+
 use super::McpProtocol;
-
-/// The wait bound when a call carries no budget (the seed system's MCP backstop).
-pub(super) const DEFAULT_REQUEST_TIMEOUT: Duration = Duration::from_secs(600);
-
-/// How long starting a server, the handshake (`server/discover` or `initialize`) and
-/// `tools/list` may take together, by default.
-pub const DEFAULT_HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(30);
+use crate::transport::command::{CommandBuilder, CommandLine, command_builder};
+use crate::transport::timeouts::REQUEST_BACKSTOP;
 
 /// Where an MCP server runs.
 #[derive(Debug, Clone)]
 pub(super) enum Endpoint {
-    Stdio(StdioCommand),
+    Stdio(CommandLine),
     #[cfg(feature = "mcp-http")]
     Http {
         url: String,
     },
-}
-
-/// The command line of a stdio server.
-#[derive(Debug, Clone)]
-pub(super) struct StdioCommand {
-    pub(super) program: OsString,
-    pub(super) args: Vec<OsString>,
-    pub(super) env: Vec<(OsString, OsString)>,
-    pub(super) cwd: Option<PathBuf>,
 }
 
 /// How to reach an MCP server: a command speaking MCP on stdio, or a streamable HTTP URL.
@@ -65,15 +52,7 @@ impl McpServerConfig {
     /// call.
     #[must_use]
     pub fn stdio(name: impl Into<String>, program: impl Into<OsString>) -> Self {
-        Self::with_endpoint(
-            name,
-            Endpoint::Stdio(StdioCommand {
-                program: program.into(),
-                args: Vec::new(),
-                env: Vec::new(),
-                cwd: None,
-            }),
-        )
+        Self::with_endpoint(name, Endpoint::Stdio(CommandLine::new(program)))
     }
 
     /// A server at a streamable HTTP `url` (plain `http`; enable reqwest's TLS features in
@@ -97,58 +76,13 @@ impl McpServerConfig {
             name: name.into(),
             endpoint,
             prefixed: false,
-            request_timeout: DEFAULT_REQUEST_TIMEOUT,
+            request_timeout: REQUEST_BACKSTOP,
             handshake_timeout: DEFAULT_HANDSHAKE_TIMEOUT,
             protocol: McpProtocol::Auto,
         }
     }
 
-    /// The command line, for a stdio server.
-    #[cfg_attr(not(feature = "mcp-http"), allow(clippy::unnecessary_wraps))] // `None` for HTTP
-    fn command(&mut self) -> Option<&mut StdioCommand> {
-        match &mut self.endpoint {
-            Endpoint::Stdio(command) => Some(command),
-            #[cfg(feature = "mcp-http")]
-            Endpoint::Http { .. } => None,
-        }
-    }
-
-    /// Adds a command-line argument (stdio servers).
-    #[must_use]
-    pub fn arg(mut self, arg: impl Into<OsString>) -> Self {
-        if let Some(command) = self.command() {
-            command.args.push(arg.into());
-        }
-        self
-    }
-
-    /// Adds command-line arguments (stdio servers).
-    #[must_use]
-    pub fn args<I, S>(self, args: I) -> Self
-    where
-        I: IntoIterator<Item = S>,
-        S: Into<OsString>,
-    {
-        args.into_iter().fold(self, Self::arg)
-    }
-
-    /// Sets an environment variable (stdio servers).
-    #[must_use]
-    pub fn env(mut self, key: impl Into<OsString>, value: impl Into<OsString>) -> Self {
-        if let Some(command) = self.command() {
-            command.env.push((key.into(), value.into()));
-        }
-        self
-    }
-
-    /// Sets the working directory (stdio servers).
-    #[must_use]
-    pub fn cwd(mut self, dir: impl Into<PathBuf>) -> Self {
-        if let Some(command) = self.command() {
-            command.cwd = Some(dir.into());
-        }
-        self
-    }
+    command_builder!(" (stdio servers)");
 
     /// Names tools `mcp_{server}_{tool}` (the bare name is accepted too).
     #[must_use]
@@ -186,6 +120,17 @@ impl McpServerConfig {
     #[must_use]
     pub fn name(&self) -> &str {
         &self.name
+    }
+}
+
+impl CommandBuilder for McpServerConfig {
+    #[cfg_attr(not(feature = "mcp-http"), allow(clippy::unnecessary_wraps))] // `None` for HTTP
+    fn command_line(&mut self) -> Option<&mut CommandLine> {
+        match &mut self.endpoint {
+            Endpoint::Stdio(command) => Some(command),
+            #[cfg(feature = "mcp-http")]
+            Endpoint::Http { .. } => None,
+        }
     }
 }
 

@@ -109,9 +109,8 @@ async fn open_with(
 ) -> Result<Result<Connection, ClientInitializeError>, String> {
     Ok(match endpoint {
         Endpoint::Stdio(command) => {
-            let (pipes, group) = spawn_stdio(command).map_err(|e| {
-                format!("could not start {}: {e}", command.program.to_string_lossy())
-            })?;
+            let (pipes, group) = spawn_stdio(command)
+                .map_err(|e| format!("could not start {}: {e}", command.program_name()))?;
             // A handshake that fails or is cut short drops `group`: the server is killed.
             start(relay, pipes, mode).await.map(|service| Connection {
                 service,

@@ -1,124 +1,39 @@
 //! `McpToolExecutor`: an MCP server's tools as a [`ToolExecutor`].
 
+mod catalog;
 mod config;
 #[cfg(feature = "mcp-http")]
 mod http;
 mod lifecycle;
 mod outcome;
+mod progress;
 mod transport;
 
 use std::collections::HashMap;
 use std::fmt;
-use std::sync::{Arc, Mutex, PoisonError, RwLock};
+use std::sync::{Arc, PoisonError, RwLock};
 
-use rmcp::ClientHandler;
 use rmcp::model::{
     CallToolRequest, CallToolRequestParams, CallToolResult, CancelledNotificationParam,
-    ClientCapabilities, ClientConfig, ClientRequest, Implementation, ProgressNotificationParam,
-    ProgressToken, ProtocolVersion, ServerResult, Tool,
+    ClientRequest, RequestId, ServerResult, Tool,
 };
 use rmcp::service::{Peer, PeerRequestOptions, RoleClient, ServiceError};
 use serde_json::Value;
 use tokio::sync::mpsc;
 
+use catalog::Catalog;
 pub use config::{DEFAULT_HANDSHAKE_TIMEOUT, McpClientError, McpServerConfig};
 use lifecycle::Connection;
 pub use lifecycle::McpProtocol;
-use outcome::{from_result, from_service_error, spec_of};
+use outcome::{from_result, from_service_error};
+use progress::{Relay, Unregister, relay_progress};
 
 use crate::failure::ToolFailure;
 use crate::tool::SpecList;
 use crate::tool::call::drive;
 use crate::tool::route::unserved;
-use crate::tool::{BoxFuture, ContextExecutor, ToolContext, ToolExecution, ToolExecutor, ToolSpec};
-
-/// One progress report: the fraction done and a message.
-type Progress = (f64, Option<String>);
-
-/// How many progress reports for calls not (yet) registered are kept.
-const UNCLAIMED_PROGRESS: usize = 256;
-
-/// Routes the server's progress notifications to the calls that asked for them.
-#[derive(Clone, Default)]
-struct Relay {
-    routes: Arc<Mutex<Routes>>,
-}
-
-#[derive(Default)]
-struct Routes {
-    calls: HashMap<ProgressToken, mpsc::UnboundedSender<Progress>>,
-    /// Progress that arrived before its call registered (the request is on the wire before
-    /// rmcp tells us its token), oldest first and bounded.
-    unclaimed: std::collections::VecDeque<(ProgressToken, Progress)>,
-}
-
-impl ClientHandler for Relay {
-    fn get_info(&self) -> ClientConfig {
-        // The version `initialize` asks for; 2026-07-28 is negotiated by `server/discover`.
-        ClientConfig::new(
-            ClientCapabilities::default(),
-            Implementation::new("tool-executor", env!("CARGO_PKG_VERSION")),
-        )
-        .with_protocol_version(ProtocolVersion::LATEST_WITH_INITIALIZE)
-    }
-}
-
-impl Relay {
-    fn route(&self, params: &ProgressNotificationParam) {
-        let fraction = match params.total {
-            Some(total) if total > 0.0 => params.progress / total,
-            _ => params.progress,
-        };
-        let progress = (fraction, params.message.clone());
-        let mut routes = self.routes.lock().unwrap_or_else(PoisonError::into_inner);
-        if let Some(tx) = routes.calls.get(&params.progress_token) {
-            let _ = tx.send(progress);
-        } else {
-            if routes.unclaimed.len() == UNCLAIMED_PROGRESS {
-                routes.unclaimed.pop_front();
-            }
-            routes
-                .unclaimed
-                .push_back((params.progress_token.clone(), progress));
-        }
-    }
-
-    /// Routes `token`'s progress to a new channel, starting with what already arrived.
-    fn register(&self, token: ProgressToken) -> mpsc::UnboundedReceiver<Progress> {
-        let (tx, rx) = mpsc::unbounded_channel();
-        let mut routes = self.routes.lock().unwrap_or_else(PoisonError::into_inner);
-        routes.unclaimed.retain(|(t, progress)| {
-            let mine = *t == token;
-            if mine {
-                let _ = tx.send(progress.clone());
-            }
-            !mine
-        });
-        routes.calls.insert(token, tx);
-        rx
-    }
-
-    fn unregister(&self, token: &ProgressToken) {
-        let mut routes = self.routes.lock().unwrap_or_else(PoisonError::into_inner);
-        routes.calls.remove(token);
-        routes.unclaimed.retain(|(t, _)| t != token);
-    }
-}
-
-/// How an exposed tool name reaches the server.
-#[derive(Debug, Clone)]
-struct Route {
-    remote: String,
-    /// The listed output schema is our `{"result": …}` wrapper: unwrap results.
-    unwrap: bool,
-}
-
-struct Catalog {
-    specs: SpecList,
-    routes: HashMap<String, Route>,
-    /// The protocol version of the connection the tools were listed on.
-    protocol_version: String,
-}
+use crate::tool::{BoxFuture, ContextExecutor, ToolContext, ToolExecution, ToolExecutor};
+use crate::transport::cancel::CancelOnDrop;
 
 struct Shared {
     config: McpServerConfig,
@@ -129,8 +44,9 @@ struct Shared {
 
 /// An MCP server's tools as a [`ToolExecutor`] (stdio command or streamable HTTP URL).
 ///
-/// - [`specs`](ToolExecutor::specs) lists the server's tools as [`ToolSpec`]s (names
-///   `mcp_{server}_{tool}` with [`McpServerConfig::prefixed`]).
+/// - [`specs`](ToolExecutor::specs) lists the server's tools as
+///   [`ToolSpec`](crate::tool::ToolSpec)s (names `mcp_{server}_{tool}` with
+///   [`McpServerConfig::prefixed`]).
 /// - A call's budget (`timeout_ms`, the context's deadline) bounds the wait; without one the
 ///   config's request timeout does. A call that times out or is dropped sends
 ///   `notifications/cancelled`.
@@ -251,7 +167,7 @@ impl McpToolExecutor {
                 ))
             })??;
         let peer = connection.service.peer().clone();
-        let catalog = self.catalog_of(tools, connection.protocol_version());
+        let catalog = Catalog::of(&self.shared.config, tools, connection.protocol_version());
         *self
             .shared
             .catalog
@@ -269,36 +185,6 @@ impl McpToolExecutor {
             .map_err(|e| self.error(e))?;
         let tools = connection.service.peer().list_all_tools().await;
         Ok((connection, tools.map_err(|e| self.error(e))?))
-    }
-
-    fn catalog_of(&self, tools: Vec<Tool>, protocol_version: String) -> Catalog {
-        let prefix = format!("mcp_{}_", self.shared.config.name);
-        let mut specs = Vec::with_capacity(tools.len());
-        let mut routes = HashMap::with_capacity(tools.len() * 2);
-        for tool in tools {
-            let remote = tool.name.to_string();
-            let (spec, unwrap) = spec_of(&tool);
-            let route = Route {
-                remote: remote.clone(),
-                unwrap,
-            };
-            let exposed = if self.shared.config.prefixed {
-                routes.insert(remote.clone(), route.clone());
-                format!("{prefix}{remote}")
-            } else {
-                remote
-            };
-            routes.insert(exposed.clone(), route);
-            specs.push(Arc::new(ToolSpec {
-                name: exposed,
-                ..spec
-            }));
-        }
-        Catalog {
-            specs: specs.into(),
-            routes,
-            protocol_version,
-        }
     }
 
     /// A live connection, restarting a server that died.
@@ -381,10 +267,7 @@ impl McpToolExecutor {
         let handle = peer
             .send_cancellable_request(request, PeerRequestOptions::no_options())
             .await?;
-        let mut guard = CancelOnDrop {
-            peer: peer.clone(),
-            id: Some(handle.id.clone()),
-        };
+        let mut guard = CancelOnDrop::armed(notify_cancelled(peer.clone(), handle.id.clone()));
         // Every call is registered, streamed or not, so its progress never lingers unclaimed.
         let token = handle.progress_token.clone();
         let rx = self.shared.relay.register(token.clone());
@@ -393,7 +276,7 @@ impl McpToolExecutor {
             token,
         };
         let result = relay_progress(handle.await_response(), rx, ctx).await;
-        guard.id = None;
+        guard.disarm();
         match result? {
             ServerResult::CallToolResult(result) => Ok(result),
             _ => Err(ServiceError::UnexpectedResponse),
@@ -402,64 +285,12 @@ impl McpToolExecutor {
 }
 
 /// Sends `notifications/cancelled` for a request whose caller stopped waiting.
-struct CancelOnDrop {
-    peer: Peer<RoleClient>,
-    id: Option<rmcp::model::RequestId>,
-}
-
-impl Drop for CancelOnDrop {
-    fn drop(&mut self) {
-        let Some(id) = self.id.take() else {
-            return;
-        };
-        let Ok(runtime) = tokio::runtime::Handle::try_current() else {
-            return;
-        };
-        let peer = self.peer.clone();
-        runtime.spawn(async move {
-            let reason = Some("the caller stopped waiting (timeout or cancellation)".to_owned());
-            // A closed connection has nothing left to cancel.
-            let _ = peer
-                .notify_cancelled(CancelledNotificationParam::new(Some(id), reason))
-                .await;
-        });
-    }
-}
-
-/// Removes a call's progress route when the call ends or is dropped.
-struct Unregister {
-    relay: Relay,
-    token: ProgressToken,
-}
-
-impl Drop for Unregister {
-    fn drop(&mut self) {
-        self.relay.unregister(&self.token);
-    }
-}
-
-/// Awaits `call`, passing progress from the server to the tool's context meanwhile.
-async fn relay_progress<F, T>(
-    call: F,
-    mut progress: mpsc::UnboundedReceiver<Progress>,
-    ctx: &ToolContext,
-) -> T
-where
-    F: std::future::Future<Output = T>,
-{
-    let mut call = std::pin::pin!(call);
-    loop {
-        tokio::select! {
-            result = &mut call => {
-                // Progress read before the response is already queued: pass it on too.
-                while let Ok((fraction, message)) = progress.try_recv() {
-                    ctx.progress(fraction, message).await;
-                }
-                return result;
-            }
-            Some((fraction, message)) = progress.recv() => ctx.progress(fraction, message).await,
-        }
-    }
+async fn notify_cancelled(peer: Peer<RoleClient>, id: RequestId) {
+    let reason = Some("the caller stopped waiting (timeout or cancellation)".to_owned());
+    // A closed connection has nothing left to cancel.
+    let _ = peer
+        .notify_cancelled(CancelledNotificationParam::new(Some(id), reason))
+        .await;
 }
 
 impl ContextExecutor for McpToolExecutor {
@@ -502,48 +333,5 @@ impl ContextExecutor for McpToolExecutor {
                 .unwrap_or_else(PoisonError::into_inner)
                 .specs,
         )
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use rmcp::model::NumberOrString;
-
-    use super::*;
-
-    fn report(token: &ProgressToken, progress: f64) -> ProgressNotificationParam {
-        let mut param = ProgressNotificationParam::new(token.clone(), progress);
-        param.total = Some(4.0);
-        param
-    }
-
-    #[test]
-    fn progress_that_beats_registration_is_delivered_in_order() {
-        let relay = Relay::default();
-        let token = ProgressToken(NumberOrString::Number(7));
-        let other = ProgressToken(NumberOrString::Number(8));
-        relay.route(&report(&token, 1.0));
-        relay.route(&report(&other, 1.0));
-        relay.route(&report(&token, 2.0));
-        let mut rx = relay.register(token.clone());
-        relay.route(&report(&token, 3.0));
-        let got: Vec<f64> = std::iter::from_fn(|| rx.try_recv().ok().map(|p| p.0)).collect();
-        assert_eq!(got, [0.25, 0.5, 0.75]);
-        relay.unregister(&token);
-        relay.unregister(&other);
-        let routes = relay.routes.lock().unwrap();
-        assert!(routes.calls.is_empty() && routes.unclaimed.is_empty());
-    }
-
-    #[test]
-    fn unclaimed_progress_is_bounded() {
-        let relay = Relay::default();
-        for i in 0..1000 {
-            relay.route(&report(&ProgressToken(NumberOrString::Number(i)), 1.0));
-        }
-        assert_eq!(
-            relay.routes.lock().unwrap().unclaimed.len(),
-            UNCLAIMED_PROGRESS
-        );
     }
 }

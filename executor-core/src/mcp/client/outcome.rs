@@ -1,69 +1,13 @@
-//! What comes back from an MCP server, as specs, outputs and failures.
+//! What comes back from a `tools/call`, as the call's output or failure.
 
-use rmcp::model::{CallToolResult, ErrorCode, Tool};
+use rmcp::model::{CallToolResult, ErrorCode};
 use rmcp::service::ServiceError;
 use serde_json::Value;
 
 use crate::failure::transport::{KindPolicy, restore};
 use crate::failure::{Classification, FailureKind, ToolFailure};
-use crate::mcp::convert::{FAILURE_META_KEY, RESULT_KEY, is_object_schema};
-use crate::tool::{ToolAnnotations, ToolExecution, ToolSpec};
-
-/// A listed MCP tool as a spec, and whether its results are `{"result": …}`-wrapped.
-pub(super) fn spec_of(tool: &Tool) -> (ToolSpec, bool) {
-    let description = tool.description.as_deref().unwrap_or_default();
-    let mut spec = ToolSpec::new(
-        tool.name.to_string(),
-        description,
-        Value::Object((*tool.input_schema).clone()),
-    );
-    let mut unwrap = false;
-    if let Some(schema) = &tool.output_schema {
-        let schema = Value::Object((**schema).clone());
-        unwrap = is_wrapper(&schema);
-        spec.output_schema = Some(if unwrap {
-            let mut inner = schema["properties"][RESULT_KEY].clone();
-            if let (Some(defs), Value::Object(map)) = (schema.get("$defs"), &mut inner) {
-                map.insert("$defs".into(), defs.clone());
-            }
-            inner
-        } else {
-            schema
-        });
-    }
-    let mut annotations = ToolAnnotations {
-        title: tool.title.clone(),
-        ..ToolAnnotations::default()
-    };
-    if let Some(a) = &tool.annotations {
-        annotations.title = annotations.title.or_else(|| a.title.clone());
-        annotations.read_only = a.read_only_hint;
-        annotations.destructive = a.destructive_hint;
-        annotations.idempotent = a.idempotent_hint;
-        annotations.open_world = a.open_world_hint;
-    }
-    spec.annotations = annotations;
-    (spec, unwrap)
-}
-
-/// `{"type":"object","properties":{"result":…},"required":["result"]}` and nothing else.
-fn is_wrapper(schema: &Value) -> bool {
-    let Some(map) = schema.as_object() else {
-        return false;
-    };
-    is_object_schema(schema)
-        && map
-            .get("properties")
-            .and_then(Value::as_object)
-            .is_some_and(|p| p.len() == 1 && p.contains_key(RESULT_KEY))
-        && map.get("required") == Some(&Value::Array(vec![RESULT_KEY.into()]))
-        && map.keys().all(|k| {
-            matches!(
-                k.as_str(),
-                "type" | "properties" | "required" | "$defs" | "title" | "description"
-            )
-        })
-}
+use crate::mcp::convert::{FAILURE_META_KEY, RESULT_KEY};
+use crate::tool::ToolExecution;
 
 fn texts(result: &CallToolResult) -> Vec<&str> {
     result

@@ -13,8 +13,8 @@ use rmcp::transport::async_rw::AsyncRwTransport;
 use tokio::process::{ChildStdin, ChildStdout};
 
 use super::Relay;
-use super::config::StdioCommand;
-use crate::process_group::{Group, own_group};
+use crate::transport::command::CommandLine;
+use crate::transport::process_group::Group;
 
 /// The stdio server's side of the connection: its pipes, as rmcp's line transport.
 pub(super) type StdioTransport = AsyncRwTransport<RoleClient, ChildStdout, ChildStdin>;
@@ -32,28 +32,10 @@ impl Drop for KillGroup {
 /// Starts a stdio server as the leader of a new process group, so a wrapper (`sh -c`, `npx`,
 /// `uv run`) and everything it starts can be killed together. A task waits for the server:
 /// once it exits, whatever it left running (which may hold its pipes open) is killed too.
-pub(super) fn spawn_stdio(command: &StdioCommand) -> std::io::Result<(StdioTransport, KillGroup)> {
-    let StdioCommand {
-        program,
-        args,
-        env,
-        cwd,
-    } = command;
-    let mut command = tokio::process::Command::new(program);
-    // Should the watching task never run (the runtime is shutting down), dropping it still
-    // kills the server.
-    command
-        .args(args)
-        .envs(env.iter().map(|(k, v)| (k, v)))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .kill_on_drop(true);
-    own_group(&mut command);
-    if let Some(dir) = cwd {
-        command.current_dir(dir);
-    }
-    let mut child = command.spawn()?;
+pub(super) fn spawn_stdio(command: &CommandLine) -> std::io::Result<(StdioTransport, KillGroup)> {
+    // Should the watching task never run (the runtime is shutting down), dropping the child
+    // (killed on drop) still kills the server.
+    let mut child = command.command(Stdio::inherit()).spawn()?;
     let group = Arc::new(Group::new(child.id()));
     let (Some(stdout), Some(stdin)) = (child.stdout.take(), child.stdin.take()) else {
         group.kill_once();

@@ -1,0 +1,128 @@
+//! One call on the wire: the message that calls a skill, a streamed or blocking send, and the
+//! `CancelTask` a dropped streaming call sends.
+
+use std::sync::Arc;
+
+use a2a_protocol_types::message::{Message, Part};
+use a2a_protocol_types::params::MessageSendParams;
+use a2a_protocol_types::responses::SendMessageResponse;
+use serde_json::{Value, json};
+
+use super::catalog::{Input, TEXT_ARGUMENT};
+use super::outcome::{Fold, Outcome, answer, client_failure, unexpected};
+use super::{A2aToolExecutor, Shared};
+use crate::failure::ToolFailure;
+use crate::tool::call::args::describe;
+use crate::transport::cancel::CancelOnDrop;
+
+impl A2aToolExecutor {
+    pub(super) async fn streamed(
+        &self,
+        tool: &str,
+        params: MessageSendParams,
+        fold: &mut Fold<'_>,
+    ) -> Outcome {
+        let shared = &self.shared;
+        let mut stream = shared
+            .client
+            .stream_message(params)
+            .await
+            .map_err(|e| client_failure(tool, &shared.card.name, e))?;
+        let mut guard = CancelOnDrop::disarmed();
+        loop {
+            let Some(event) = stream.next().await else {
+                return Err(client_failure(
+                    tool,
+                    &shared.card.name,
+                    a2a_protocol_client::ClientError::Transport(
+                        "the stream ended before the task did".to_owned(),
+                    ),
+                ));
+            };
+            let event = event.map_err(|e| client_failure(tool, &shared.card.name, e))?;
+            let done = fold.event(event).await;
+            match &fold.task_id {
+                Some(task_id) => guard.arm(cancel_task(Arc::clone(shared), task_id.clone())),
+                None => guard.disarm(),
+            }
+            if let Some(outcome) = done {
+                guard.disarm();
+                return outcome;
+            }
+        }
+    }
+
+    pub(super) async fn blocking(
+        &self,
+        tool: &str,
+        params: MessageSendParams,
+        fold: &mut Fold<'_>,
+    ) -> Outcome {
+        let agent = &self.shared.card.name;
+        let response = self
+            .shared
+            .client
+            .send_message(params)
+            .await
+            .map_err(|e| client_failure(tool, agent, e))?;
+        let task = match response {
+            SendMessageResponse::Task(task) => task,
+            SendMessageResponse::Message(message) => return Ok(answer(&message)),
+            _ => {
+                return Err(unexpected(
+                    tool,
+                    agent,
+                    "an answer this client does not know",
+                ));
+            }
+        };
+        let state = task.status.state;
+        match fold.task(task).await {
+            Some(outcome) => outcome,
+            None => Err(unexpected(tool, agent, &format!("a task still `{state}`"))),
+        }
+    }
+}
+
+/// The message that calls `tool`: a data part for a published skill, a text part otherwise.
+pub(super) fn message_for(
+    tool: &str,
+    input: &Input,
+    params: &Value,
+) -> Result<Message, ToolFailure> {
+    let arguments = match params {
+        Value::Object(_) => params.clone(),
+        Value::Null => json!({}),
+        other => {
+            return Err(ToolFailure::invalid_arguments(format!(
+                "arguments: expected an object, got {}",
+                describe(other)
+            )));
+        }
+    };
+    let part = match input {
+        Input::Data => Part::data(json!({"tool": tool, "arguments": arguments})),
+        Input::Text => match arguments.get(TEXT_ARGUMENT) {
+            Some(Value::String(text)) => Part::text(text.clone()),
+            None => {
+                return Err(ToolFailure::invalid_arguments(format!(
+                    "{TEXT_ARGUMENT}: missing required argument"
+                )));
+            }
+            Some(other) => {
+                return Err(ToolFailure::invalid_arguments(format!(
+                    "{TEXT_ARGUMENT}: expected a string, got {}",
+                    describe(other)
+                )));
+            }
+        },
+    };
+    Ok(Message::user(uuid::Uuid::new_v4().to_string(), vec![part]))
+}
+
+/// Sends `CancelTask` for a task whose caller stopped waiting.
+async fn cancel_task(shared: Arc<Shared>, task_id: String) {
+    let limit = shared.config.cancel_timeout;
+    // A task that ended meanwhile is not cancelable; nothing is left to do either way.
+    let _ = tokio::time::timeout(limit, shared.client.cancel_task(task_id)).await;
+}

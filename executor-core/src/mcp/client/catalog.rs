@@ -1,0 +1,117 @@
+//! A server's `tools/list` as specs, and the routes from the names callers use to the
+//! server's own.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use rmcp::model::Tool;
+use serde_json::Value;
+
+use super::McpServerConfig;
+use crate::mcp::convert::{RESULT_KEY, is_object_schema};
+use crate::tool::SpecList;
+use crate::tool::{ToolAnnotations, ToolSpec};
+
+/// How an exposed tool name reaches the server.
+#[derive(Debug, Clone)]
+pub(super) struct Route {
+    pub(super) remote: String,
+    /// The listed output schema is our `{"result": …}` wrapper: unwrap results.
+    pub(super) unwrap: bool,
+}
+
+pub(super) struct Catalog {
+    pub(super) specs: SpecList,
+    pub(super) routes: HashMap<String, Route>,
+    /// The protocol version of the connection the tools were listed on.
+    pub(super) protocol_version: String,
+}
+
+impl Catalog {
+    /// The catalog of `tools` as listed on a connection speaking `protocol_version`.
+    pub(super) fn of(config: &McpServerConfig, tools: Vec<Tool>, protocol_version: String) -> Self {
+        let prefix = format!("mcp_{}_", config.name);
+        let mut specs = Vec::with_capacity(tools.len());
+        let mut routes = HashMap::with_capacity(tools.len() * 2);
+        for tool in tools {
+            let remote = tool.name.to_string();
+            let (spec, unwrap) = spec_of(&tool);
+            let route = Route {
+                remote: remote.clone(),
+                unwrap,
+            };
+            let exposed = if config.prefixed {
+                routes.insert(remote.clone(), route.clone());
+                format!("{prefix}{remote}")
+            } else {
+                remote
+            };
+            routes.insert(exposed.clone(), route);
+            specs.push(Arc::new(ToolSpec {
+                name: exposed,
+                ..spec
+            }));
+        }
+        Self {
+            specs: specs.into(),
+            routes,
+            protocol_version,
+        }
+    }
+}
+
+/// A listed MCP tool as a spec, and whether its results are `{"result": …}`-wrapped.
+fn spec_of(tool: &Tool) -> (ToolSpec, bool) {
+    let description = tool.description.as_deref().unwrap_or_default();
+    let mut spec = ToolSpec::new(
+        tool.name.to_string(),
+        description,
+        Value::Object((*tool.input_schema).clone()),
+    );
+    let mut unwrap = false;
+    if let Some(schema) = &tool.output_schema {
+        let schema = Value::Object((**schema).clone());
+        unwrap = is_wrapper(&schema);
+        spec.output_schema = Some(if unwrap {
+            let mut inner = schema["properties"][RESULT_KEY].clone();
+            if let (Some(defs), Value::Object(map)) = (schema.get("$defs"), &mut inner) {
+                map.insert("$defs".into(), defs.clone());
+            }
+            inner
+        } else {
+            schema
+        });
+    }
+    let mut annotations = ToolAnnotations {
+        title: tool.title.clone(),
+        ..ToolAnnotations::default()
+    };
+    if let Some(a) = &tool.annotations {
+        annotations.title = annotations.title.or_else(|| a.title.clone());
+        annotations.read_only = a.read_only_hint;
+        annotations.destructive = a.destructive_hint;
+        annotations.idempotent = a.idempotent_hint;
+        annotations.open_world = a.open_world_hint;
+    }
+    spec.annotations = annotations;
+    (spec, unwrap)
+}
+
+/// `{"type":"object","properties":{"result":…},"required":["result"]}` and nothing else.
+fn is_wrapper(schema: &Value) -> bool {
+    let Some(map) = schema.as_object() else {
+        return false;
+    };
+    is_object_schema(schema)
+        && map
+            .get("properties")
+            .and_then(Value::as_object)
+            .is_some_and(|p| p.len() == 1 && p.contains_key(RESULT_KEY))
+        && map.get("required") == Some(&Value::Array(vec![RESULT_KEY.into()]))
+        && map.keys().all(|k| {
+            matches!(
+                k.as_str(),
+                "type" | "properties" | "required" | "$defs" | "title" | "description"
+            )
+        })
+}
