@@ -179,7 +179,9 @@ class Crate:
                 if segs[-1] == "self":
                     absolute = absolute[:-1]
                 uses.append((absolute, alias, segs[0] == "crate"))
-                if vis and top_level:
+                if top_level and alias not in ("self", "*"):
+                    # Any top-level `use` binds the name in this module (a child may name it
+                    # through `super::`), so a path through it is followed to the owner.
                     reexports[alias] = absolute
         without_uses = re.sub(r"pub\(in [^)]*\)", "", USE.sub("", text))
         for inline in INLINE.findall(without_uses):

@@ -1,6 +1,6 @@
 //! Running a response's tool calls (at most [`DEFAULT_CONCURRENCY`] at once) and the
 //! [`Answer`] they make, in the provider's message shape (each provider's `answer` in its
-//! [`Wire`](super::stages::Wire)).
+//! [`Wire`](super::wire::Wire)).
 
 use std::borrow::Cow;
 use std::future::Future;
@@ -11,8 +11,9 @@ use std::vec;
 
 use serde_json::Value;
 
-use super::stages::{self, CallsError, ToolCall, object};
-use super::{Declared, Definitions, Provider};
+use super::definitions::{CallsError, Declared, Definitions, Provider, ToolCall};
+use super::stages;
+use super::wire::object;
 use crate::failure::ToolFailure;
 use crate::tool::{ToolContext, ToolExecution, ToolExecutor};
 

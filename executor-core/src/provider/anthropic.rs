@@ -6,7 +6,7 @@
 //! | names | `^[A-Za-z0-9_-]{1,64}$` |
 //! | definition | `{name, description, input_schema}`; strict: `"strict": true` on every tool that can be strict |
 //! | schemas | the standard or strict dialect ([`Dialect::Anthropic`], [`Dialect::AnthropicStrict`]); no output schema |
-//! | request | strict: at most 20 strict tools, 24 optional and 16 union-typed parameters in them, else a [`SchemaRole::Request`](super::SchemaRole::Request) loss |
+//! | request | strict: at most 20 strict tools, 24 optional and 16 union-typed parameters in them, else a [`SchemaRole::Request`](super::definitions::SchemaRole::Request) loss |
 //! | calls | `content[]` blocks with `type: "tool_use"`: `{id, name, input}` |
 //! | arguments | an object |
 //! | answer | one user message of `{"type":"tool_result","tool_use_id","content","is_error"}` blocks |
@@ -18,10 +18,9 @@ use std::borrow::Cow;
 
 use serde_json::Value;
 
-use super::stages::{
-    Layout, NAMES_64, ToolCall, Wire, id, named, object, object_arguments, of_type, text,
-};
-use super::{SchemaRole, ToolLoss};
+use super::definitions::ToolCall;
+use super::definitions::{SchemaRole, ToolLoss};
+use super::wire::{Layout, NAMES_64, Wire, id, named, object, object_arguments, of_type, text};
 use crate::failure::ToolFailure;
 use crate::schema::dialect::Transformed;
 use crate::tool::ToolSpec;

@@ -16,7 +16,8 @@ use std::borrow::Cow;
 
 use serde_json::{Map, Value};
 
-use super::stages::{Layout, Names, ToolCall, Wire, failure_body, named, object, object_arguments};
+use super::definitions::ToolCall;
+use super::wire::{Layout, Names, Wire, failure_body, named, object, object_arguments};
 use crate::failure::ToolFailure;
 use crate::schema::dialect::{Transformed, integral_floats_to_integers};
 use crate::tool::ToolSpec;

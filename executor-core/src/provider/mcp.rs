@@ -6,14 +6,14 @@
 //! | names | `[A-Za-z0-9_.-]`, 1 to 128 characters |
 //! | definition | `{name, title?, description, inputSchema, outputSchema?, annotations?}` |
 //! | schemas | the MCP dialect ([`Dialect::Mcp`]), output schemas included |
-//! | calls | none: a [`CallsError`](super::CallsError) |
+//! | calls | none: a [`CallsError`](super::definitions::CallsError) |
 //!
 //! [`Dialect::Mcp`]: crate::schema::dialect::Dialect::Mcp
 
 use serde_json::Value;
 
 use super::gemini;
-use super::stages::{Names, Wire, named};
+use super::wire::{Names, Wire, named};
 use crate::schema::dialect::Transformed;
 use crate::tool::ToolSpec;
 

@@ -15,7 +15,8 @@ use std::borrow::Cow;
 
 use serde_json::{Map, Value, json};
 
-use super::stages::{Layout, NAMES_64, ToolCall, Wire, id, named, object, of_type, text};
+use super::definitions::ToolCall;
+use super::wire::{Layout, NAMES_64, Wire, id, named, object, of_type, text};
 use crate::failure::ToolFailure;
 use crate::schema::dialect::Transformed;
 use crate::tool::ToolSpec;

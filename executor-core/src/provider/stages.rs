@@ -23,112 +23,57 @@
 //!
 //! [`Dialect`]: crate::schema::dialect::Dialect
 
-use std::borrow::Cow;
 use std::collections::HashMap;
-use std::fmt;
 use std::sync::Arc;
 
 use serde_json::{Map, Value};
 
-use super::{Declared, Definitions, Provider, SchemaRole, ToolLoss};
-use crate::failure::transport::{RetryDecision, for_retry, structured};
-use crate::failure::{FailureKind, ToolFailure};
-use crate::schema::dialect::{Loss, Transformed};
-use crate::tool::ToolSpec;
-use crate::tool::route::RouteTable;
-
-/// One provider's behaviour at every stage: the names it accepts, the shape of its tool
-/// definitions, where its calls are and how it wants them answered.
-pub(super) struct Wire {
-    /// The tool names it accepts.
-    pub(super) names: Names,
-    /// Whether a tool's output schema is declared (through the dialect's output transform).
-    pub(super) declares_output: bool,
-    /// One tool in the provider's request shape: the spec, the provider's name for it, the
-    /// input schema through the dialect, and the output schema when declared.
-    pub(super) declare: fn(&ToolSpec, &str, &Transformed, Option<Value>) -> Value,
-    /// The request's `tools` value around the declared tools.
-    pub(super) tools: fn(Vec<Value>) -> Value,
-    /// Per-request limits, checked against the strict input schemas.
-    pub(super) request_limits: Option<RequestLimits>,
-    /// Where its calls are in a response, or why its calls are not answered here.
-    pub(super) calls: Result<&'static Layout, &'static str>,
-    /// One call's answer: a message, an input item, a block or a part.
-    pub(super) answer: fn(&ToolCall<'_>, Result<Cow<'_, Value>, &ToolFailure>) -> Value,
-    /// The key of the one user message every call's answer goes in (`content`, `parts`), or
-    /// `None`: one message per call.
-    pub(super) group: Option<&'static str>,
-}
-
-/// Checks the strict input schemas of one request, adding a loss per limit passed.
-pub(super) type RequestLimits = fn(&[Value], &mut Vec<ToolLoss>);
-
-// ---- Names ----
-
-/// The tool names a provider accepts: ASCII letters and digits, `extra`, at most `max`
-/// characters, the first a letter or `_` when `letter_first`.
-pub(super) struct Names {
-    pub(super) max: usize,
-    pub(super) extra: &'static [char],
-    pub(super) letter_first: bool,
-}
-
-/// Tool names as OpenAI and Anthropic accept them: `^[A-Za-z0-9_-]{1,64}$`.
-pub(super) const NAMES_64: Names = Names {
-    max: 64,
-    extra: &['_', '-'],
-    letter_first: false,
+use super::definitions::{
+    CallsError, Declared, Definitions, NameCollision, Provider, SchemaRole, ToolCall, ToolLoss,
 };
+use super::wire::{Layout, Wire, text_at};
+use super::{anthropic, gemini, mcp, openai};
+use crate::schema::dialect::Loss;
+use crate::tool::route::RouteTable;
+use crate::tool::{ToolExecutor, ToolSet, ToolSpec};
 
-impl Names {
-    /// `name` as the provider accepts it.
-    pub(super) fn map(&self, name: &str) -> String {
-        let mut out: String = name
-            .chars()
-            .map(|c| {
-                if c.is_ascii_alphanumeric() || self.extra.contains(&c) {
-                    c
-                } else {
-                    '_'
-                }
-            })
-            .collect();
-        if out.is_empty()
-            || (self.letter_first
-                && !out.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_'))
-        {
-            out.insert(0, '_');
+impl Provider {
+    /// How this provider behaves at every stage (its file: `openai.rs`, `anthropic.rs`,
+    /// `gemini.rs`, `mcp.rs`).
+    pub(super) const fn wire(self) -> &'static Wire {
+        match self {
+            Self::OpenAiChat => &openai::CHAT,
+            Self::OpenAiResponses => &openai::RESPONSES,
+            Self::Anthropic => &anthropic::STANDARD,
+            Self::AnthropicStrict => &anthropic::STRICT,
+            Self::Gemini => &gemini::OPENAPI,
+            Self::GeminiJsonSchema => &gemini::JSON_SCHEMA,
+            Self::Mcp => &mcp::MCP,
         }
-        // Only ASCII is left, so a byte index is a character boundary.
-        out.truncate(self.max);
-        out
     }
 }
 
-/// Two tools whose names map to one provider name.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct NameCollision {
-    /// The provider.
-    pub provider: Provider,
-    /// The name both map to.
-    pub mapped: String,
-    /// The first tool's own name.
-    pub first: String,
-    /// The second tool's own name.
-    pub second: String,
-}
+impl Definitions {
+    /// The definitions of `specs` for `provider`.
+    ///
+    /// # Errors
+    /// [`NameCollision`] when two tools map to one provider name.
+    pub fn from_specs(specs: &[Arc<ToolSpec>], provider: Provider) -> Result<Self, NameCollision> {
+        build(specs, provider)
+    }
 
-impl fmt::Display for NameCollision {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "tools `{}` and `{}` are both named `{}` for {}; rename one",
-            self.first, self.second, self.mapped, self.provider
-        )
+    /// The definitions of everything `executor` lists ([`ToolExecutor::specs`]), computed
+    /// anew on each call; [`ToolSet::definitions`] caches them.
+    ///
+    /// # Errors
+    /// [`NameCollision`] when two tools map to one provider name.
+    pub fn of<E: ToolExecutor + ?Sized>(
+        executor: &E,
+        provider: Provider,
+    ) -> Result<Self, NameCollision> {
+        Self::from_specs(&executor.specs(), provider)
     }
 }
-
-impl std::error::Error for NameCollision {}
 
 // ---- Declaring ----
 
@@ -203,48 +148,7 @@ fn push_losses(out: &mut Vec<ToolLoss>, tool: &str, schema: SchemaRole, losses: 
     }));
 }
 
-/// A tool's `name`, then (when given) `title` and `description`: the fields every shape
-/// starts with, in this order.
-pub(super) fn named(name: &str, title: Option<&str>, description: &str) -> Map<String, Value> {
-    let mut tool = Map::new();
-    tool.insert("name".into(), name.into());
-    if let Some(title) = title {
-        tool.insert("title".into(), title.into());
-    }
-    if !description.is_empty() {
-        tool.insert("description".into(), description.into());
-    }
-    tool
-}
-
 // ---- Reading calls ----
-
-/// One tool call, as the provider sent it, borrowed from the response it was read from.
-///
-/// The arguments are borrowed when the provider sent an object we can run as it is
-/// (Anthropic; OpenAI-compatible servers that send the object), owned when they were parsed
-/// from a JSON string (OpenAI) or rewritten (Gemini's integral doubles).
-#[derive(Debug, Clone, PartialEq)]
-pub struct ToolCall<'a> {
-    /// The provider's call id, echoed in the answer (Gemini may send none).
-    pub id: Option<&'a str>,
-    /// The tool's name as the provider knows it.
-    pub name: &'a str,
-    /// The arguments object, or why it could not be read.
-    pub arguments: Result<Cow<'a, Value>, ToolFailure>,
-}
-
-/// A response that has no place where this provider puts tool calls.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct CallsError(pub String);
-
-impl fmt::Display for CallsError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for CallsError {}
 
 /// The tool calls in `response`, in the order sent, each read when the iterator reaches it
 /// (a single call is answered without collecting a list).
@@ -292,34 +196,6 @@ fn list<'a>(value: &'a Value, paths: &[&[&str]], what: &str) -> Result<&'a [Valu
     Err(CallsError(format!("no {what} in the response")))
 }
 
-/// Arguments sent as an object (Anthropic, Gemini).
-pub(super) fn object_arguments(raw: Option<&Value>) -> Result<Cow<'_, Value>, ToolFailure> {
-    match raw {
-        None | Some(Value::Null) => Ok(Cow::Owned(Value::Object(Map::new()))),
-        Some(args @ Value::Object(_)) => Ok(Cow::Borrowed(args)),
-        Some(other) => Err(ToolFailure::invalid_arguments(format!(
-            "arguments: expected an object, got {}",
-            crate::tool::call::args::describe(other)
-        ))),
-    }
-}
-
-/// Where one provider keeps its calls and how it spells each part of one.
-pub(super) struct Layout {
-    /// Paths to the list of calls (the response, then its message).
-    pub(super) paths: &'static [&'static [&'static str]],
-    pub(super) what: &'static str,
-    /// The call inside an item of the list, if the item is a call.
-    pub(super) call: fn(&Value) -> Option<&Value>,
-    /// The node that holds `name` and the arguments.
-    pub(super) function: fn(&Value) -> &Value,
-    /// The keys of the call id, first found wins.
-    pub(super) ids: &'static [&'static str],
-    pub(super) arguments: &'static str,
-    /// How the arguments are read.
-    pub(super) decode: fn(Option<&Value>) -> Result<Cow<'_, Value>, ToolFailure>,
-}
-
 fn read<'a>(call: &'a Value, layout: &Layout) -> Result<ToolCall<'a>, CallsError> {
     let function = (layout.function)(call);
     let name = text_at(function, "name").ok_or_else(|| missing(layout.what, call))?;
@@ -330,17 +206,8 @@ fn read<'a>(call: &'a Value, layout: &Layout) -> Result<ToolCall<'a>, CallsError
     })
 }
 
-fn text_at<'a>(item: &'a Value, key: &str) -> Option<&'a str> {
-    item.get(key).and_then(Value::as_str)
-}
-
 fn missing(what: &str, item: &Value) -> CallsError {
     CallsError(format!("a call in {what} without a string `name`: {item}"))
-}
-
-/// The item itself when its `type` is `kind`.
-pub(super) fn of_type<'a>(item: &'a Value, kind: &str) -> Option<&'a Value> {
-    (text_at(item, "type") == Some(kind)).then_some(item)
 }
 
 // ---- Arguments ----
@@ -375,44 +242,33 @@ impl Declared {
     }
 }
 
-// ---- Answering ----
-
-/// A JSON object of `fields`, in this order. Built by inserting the values as they are:
-/// `json!` serializes every non-literal value anew, copying each `String` it could move
-/// (measured in BENCHMARKS.md §12).
-pub(super) fn object<const N: usize>(fields: [(&str, Value); N]) -> Value {
-    let mut map = Map::new();
-    for (key, value) in fields {
-        map.insert(key.to_owned(), value);
-    }
-    Value::Object(map)
-}
-
-/// The call's id as its answer echoes it (`null` when the provider sent none).
-pub(super) fn id(call: &ToolCall<'_>) -> Value {
-    call.id.map_or(Value::Null, Value::from)
-}
-
-/// A failure as the model reads it.
-pub(super) fn failure_body(failure: &ToolFailure) -> Value {
-    let mut body = Map::new();
-    body.insert("message".into(), failure.message().into());
-    if let Value::Object(fields) = structured(failure) {
-        body.extend(fields);
-    }
-    let retryable = matches!(for_retry(failure), RetryDecision::Retry { .. })
-        || (failure.kind() == FailureKind::InvalidArguments && !failure.is_terminal());
-    body.insert("retryable".into(), retryable.into());
-    object([("error", Value::Object(body))])
-}
-
-/// A result as text: a string output as it is, anything else as JSON.
-pub(super) fn text(result: Result<Cow<'_, Value>, &ToolFailure>) -> String {
-    match result {
-        Ok(Cow::Owned(Value::String(s))) => s,
-        Ok(Cow::Borrowed(Value::String(s))) => s.clone(),
-        Ok(other) => other.to_string(),
-        Err(failure) => failure_body(failure).to_string(),
+impl ToolSet {
+    /// This set's tool definitions for `provider`, computed on first use and shared after.
+    ///
+    /// ```
+    /// use tool_executor::prelude::*;
+    /// use tool_executor::provider::Provider;
+    ///
+    /// /// Adds two integers.
+    /// #[tool]
+    /// fn add(a: i64, b: i64) -> i64 { a + b }
+    ///
+    /// let tools = toolset![add];
+    /// let defs = tools.definitions(Provider::Gemini).unwrap();
+    /// assert_eq!(
+    ///     serde_json::to_value(&*defs).unwrap()[0]["functionDeclarations"][0]["parameters"]["type"],
+    ///     "OBJECT"
+    /// );
+    /// // The second call hands out the same definitions.
+    /// assert!(std::sync::Arc::ptr_eq(&defs, &tools.definitions(Provider::Gemini).unwrap()));
+    /// ```
+    ///
+    /// # Errors
+    /// [`NameCollision`] when two of the set's tools map to one provider name.
+    pub fn definitions(&self, provider: Provider) -> Result<Arc<Definitions>, NameCollision> {
+        self.definitions_cache().0[provider.index()]
+            .get_or_init(|| Definitions::from_specs(self.list(), provider).map(Arc::new))
+            .clone()
     }
 }
 

@@ -6,8 +6,16 @@ use std::process::ExitStatus;
 
 use serde_json::{Value, json};
 
-use super::transport::Captured;
 use crate::failure::{Classification, FailureKind, ToolFailure};
+
+/// What was read from a pipe, up to a bound.
+pub(super) struct Captured {
+    pub(super) bytes: Vec<u8>,
+    /// More than the bound arrived.
+    pub(super) overflowed: bool,
+    /// How many bytes past the bound were dropped (stderr keeps draining).
+    pub(super) dropped: usize,
+}
 
 /// The stderr text for an error message: `; stderr: …` or nothing.
 fn stderr_note(err: &Captured) -> String {

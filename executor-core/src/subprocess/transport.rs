@@ -7,7 +7,7 @@ use std::sync::atomic::Ordering;
 use serde_json::{Value, json};
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWriteExt};
 
-use super::outcome::parse_response;
+use super::outcome::{Captured, parse_response};
 use super::{SubprocessTool, SubprocessToolExecutor};
 use crate::failure::ToolFailure;
 use crate::tool::ToolContext;
@@ -75,15 +75,6 @@ impl SubprocessToolExecutor {
         })?;
         parse_response(name, id, tool.max_stdout, status, &out, &err)
     }
-}
-
-/// What was read from a pipe, up to a bound.
-pub(super) struct Captured {
-    pub(super) bytes: Vec<u8>,
-    /// More than the bound arrived.
-    pub(super) overflowed: bool,
-    /// How many bytes past the bound were dropped (stderr keeps draining).
-    pub(super) dropped: usize,
 }
 
 /// Reads up to `max` bytes. Past the bound it either stops (`drain == false`, stdout: the

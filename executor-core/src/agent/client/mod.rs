@@ -8,31 +8,24 @@ mod transport;
 use std::fmt;
 use std::sync::Arc;
 
-use a2a_protocol_client::{A2aClient, ClientBuilder, resolve_agent_card};
+use a2a_protocol_client::{ClientBuilder, resolve_agent_card};
 use a2a_protocol_types::agent_card::AgentCard;
 use a2a_protocol_types::params::MessageSendParams;
 use serde_json::Value;
 use tokio::sync::mpsc;
 
-use catalog::{Catalog, catalog};
+use catalog::catalog;
 pub use config::{
     A2aClientConfig, A2aClientError, DEFAULT_A2A_CANCEL_TIMEOUT, DEFAULT_A2A_CONNECT_TIMEOUT,
     DEFAULT_A2A_REQUEST_TIMEOUT,
 };
 use outcome::{Fold, Outcome};
-use transport::message_for;
+use transport::{Shared, message_for};
 
 use crate::failure::ToolFailure;
 use crate::tool::SpecList;
 use crate::tool::call::drive;
 use crate::tool::{BoxFuture, ContextExecutor, ToolContext, ToolStreamChunk};
-
-struct Shared {
-    client: A2aClient,
-    card: AgentCard,
-    catalog: Catalog,
-    config: A2aClientConfig,
-}
 
 /// An A2A agent's skills as tools, over the A2A client crate (`a2a-protocol-client`, A2A 1.0).
 ///
@@ -167,9 +160,9 @@ impl A2aToolExecutor {
         let params = MessageSendParams::new(message);
         let mut fold = Fold::new(tool, input, ctx);
         if self.shared.card.capabilities.streaming == Some(true) {
-            self.streamed(tool, params, &mut fold).await
+            self.shared.streamed(tool, params, &mut fold).await
         } else {
-            self.blocking(tool, params, &mut fold).await
+            self.shared.blocking(tool, params, &mut fold).await
         }
     }
 }

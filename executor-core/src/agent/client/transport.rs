@@ -3,26 +3,37 @@
 
 use std::sync::Arc;
 
+use a2a_protocol_client::A2aClient;
+use a2a_protocol_types::agent_card::AgentCard;
 use a2a_protocol_types::message::{Message, Part};
 use a2a_protocol_types::params::MessageSendParams;
 use a2a_protocol_types::responses::SendMessageResponse;
 use serde_json::{Value, json};
 
+use super::catalog::Catalog;
 use super::catalog::{Input, TEXT_ARGUMENT};
+use super::config::A2aClientConfig;
 use super::outcome::{Fold, Outcome, answer, client_failure, unexpected};
-use super::{A2aToolExecutor, Shared};
 use crate::failure::ToolFailure;
 use crate::tool::call::args::describe;
 use crate::transport::cancel::CancelOnDrop;
 
-impl A2aToolExecutor {
+/// The connection to one agent: its client, its card and the skills it offers as tools.
+pub(super) struct Shared {
+    pub(super) client: A2aClient,
+    pub(super) card: AgentCard,
+    pub(super) catalog: Catalog,
+    pub(super) config: A2aClientConfig,
+}
+
+impl Shared {
     pub(super) async fn streamed(
-        &self,
+        self: &Arc<Self>,
         tool: &str,
         params: MessageSendParams,
         fold: &mut Fold<'_>,
     ) -> Outcome {
-        let shared = &self.shared;
+        let shared = self;
         let mut stream = shared
             .client
             .stream_message(params)
@@ -58,9 +69,8 @@ impl A2aToolExecutor {
         params: MessageSendParams,
         fold: &mut Fold<'_>,
     ) -> Outcome {
-        let agent = &self.shared.card.name;
+        let agent = &self.card.name;
         let response = self
-            .shared
             .client
             .send_message(params)
             .await

@@ -6,9 +6,35 @@ use std::time::Duration;
 
 pub use crate::transport::timeouts::DEFAULT_HANDSHAKE_TIMEOUT;
 
-use super::McpProtocol;
 use crate::transport::command::{CommandBuilder, CommandLine, command_builder};
 use crate::transport::timeouts::REQUEST_BACKSTOP;
+
+/// Which MCP lifecycle [`McpToolExecutor`](super::McpToolExecutor) uses with a server.
+///
+/// ```
+/// use tool_executor::mcp::{McpProtocol, McpServerConfig};
+///
+/// let config = McpServerConfig::stdio("old", "old-server").protocol(McpProtocol::Initialize);
+/// assert_eq!(config.name(), "old");
+/// ```
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum McpProtocol {
+    /// 2026-07-28 when the server offers it, else 2025-11-25 (the default). The client asks
+    /// `server/discover` first (rmcp's `ClientLifecycleMode::Auto`); a server that does not
+    /// know the method, or does not answer it within 10 s, gets the `initialize` handshake
+    /// on the same connection. A server that knows `server/discover` but supports no version
+    /// from 2026-07-28 on is connected again with `initialize` (a stdio server is restarted
+    /// for that). The 10 s wait counts against the config's handshake timeout: set under
+    /// 10 s, a server that ignores `server/discover` is given up before the fallback.
+    #[default]
+    Auto,
+    /// Only the `initialize` handshake (2025-11-25 or what the server picks below it): a
+    /// session, server→client requests, `notifications/cancelled` by id.
+    Initialize,
+    /// Only 2026-07-28 through `server/discover`; a server without it fails to connect.
+    Discover,
+}
 
 /// Where an MCP server runs.
 #[derive(Debug, Clone)]

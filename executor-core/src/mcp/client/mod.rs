@@ -22,9 +22,8 @@ use serde_json::Value;
 use tokio::sync::mpsc;
 
 use catalog::Catalog;
-pub use config::{DEFAULT_HANDSHAKE_TIMEOUT, McpClientError, McpServerConfig};
+pub use config::{DEFAULT_HANDSHAKE_TIMEOUT, McpClientError, McpProtocol, McpServerConfig};
 use lifecycle::Connection;
-pub use lifecycle::McpProtocol;
 use outcome::{from_result, from_service_error};
 use progress::{Relay, Unregister, relay_progress};
 
