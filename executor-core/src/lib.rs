@@ -199,7 +199,7 @@
 //! | `SubprocessToolExecutor`, `SubprocessTool` (feature `subprocess`) | one process per call |
 //! | [`prelude`] | the macros, [`ToolContext`], [`ToolExecutor`], [`ToolFailure`](struct@ToolFailure) and `json!` |
 //!
-//! The modules: [`tool`] (the executor traits, the call path, sets, streams), [`failure`] (the
+//! The modules: [`tool`](mod@tool) (the executor traits, the call path, sets, streams), [`failure`] (the
 //! failure type and its per-transport table, [`failure::transport`]), [`schema`] (canonical
 //! JSON Schemas and each provider's dialect), [`provider`] (tool definitions for OpenAI,
 //! Anthropic and Gemini, and their calls answered), [`runtime`] (retries, limits, detached

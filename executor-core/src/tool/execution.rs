@@ -20,7 +20,7 @@ pub type SpecList = Arc<[Arc<ToolSpec>]>;
 pub struct ToolExecution {
     /// The tool's return value as JSON.
     pub output: Value,
-    /// State changes the tool recorded (see [`ToolContext::record_state_change`]).
+    /// State changes the tool recorded (see [`ToolContext::record_state_change`](super::ToolContext::record_state_change)).
     pub state_changes: HashMap<String, Value>,
 }
 
