@@ -11,7 +11,7 @@
 //! (as `examples/a2a_agent --agent tools` does), connects to it with `A2aToolExecutor`, and
 //! serves what it finds over MCP: every tool with its real schemas, every call a round trip
 //! through A2A with the same result as `--direct` (`.ci/a2a-peer.sh` checks that with the
-//! official MCP Python client). A plain agent's skills each take one `text` argument.
+//! official MCP Python client). An agent without published schemas has skills that each take one `text` argument.
 
 use tool_executor::McpServer;
 use tool_executor::agent::{A2aToolExecutor, AgentServer, RunningAgent, ToolAgent};
