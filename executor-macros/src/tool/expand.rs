@@ -139,8 +139,6 @@ pub fn tool_items(
 // (the blanket `impl ToolExecutor for T: ContextExecutor` provides every seed method)
 pub fn expand_tools(model: &ToolsImpl, block: &syn::ItemImpl) -> TokenStream {
     let (runtime, models) = (model.krate.runtime(), &model.tools);
-    let (impl_generics, _, where_clause) = block.generics.split_for_impl();
-    let self_ty = &block.self_ty;
     let params = params_ident();
     let ctx = ctx_ident();
     let names: Vec<&str> = models.iter().map(|m| m.name.as_str()).collect();
@@ -160,6 +158,52 @@ pub fn expand_tools(model: &ToolsImpl, block: &syn::ItemImpl) -> TokenStream {
             }))
         }
     };
+    let methods = quote! {
+        fn dispatch<'__executor>(
+            &'__executor self,
+            __executor_tool: &'__executor str,
+            #params: &'__executor __rt::Value,
+            #ctx: __rt::ToolContext,
+        ) -> __rt::BoxFuture<'__executor, __rt::Result<__rt::ToolExecution, __rt::ToolFailure>> {
+            match __executor_tool {
+                #(#names => __rt::Box::pin(#bodies),)*
+                _ => __rt::unserved(__rt::None, __executor_tool, #params, #ctx),
+            }
+        }
+
+        fn stream<'__executor>(
+            &'__executor self,
+            tool: &'__executor str,
+            params: &'__executor __rt::Value,
+            action_id: &'__executor str,
+        ) -> __rt::BoxFuture<
+            '__executor,
+            __rt::Result<__rt::Receiver<__rt::ToolStreamChunk>, __rt::String>,
+        > {
+            #[allow(unused_imports)] // one of the two is picked by autoref specialization
+            use __rt::{StreamByClone as _, StreamUnsupported as _};
+            (&__rt::StreamProbe(self)).stream(tool, params, action_id)
+        }
+
+        fn list_specs(&self) -> __rt::SpecList {
+            #spec_list
+        }
+    };
+    executor_impl(block, &runtime, &methods)
+}
+
+// Input:  impl Counter { … } and the methods of its `ContextExecutor` impl
+// Output: impl Counter { … }
+//         const _: () = { use …::__private as __rt; impl ContextExecutor for Counter { <methods> } };
+/// The user's impl block, then `impl ContextExecutor` for its type with `methods`: the one
+/// header `#[tools]` and its fallback share.
+pub fn executor_impl(
+    block: &syn::ItemImpl,
+    runtime: &TokenStream,
+    methods: &TokenStream,
+) -> TokenStream {
+    let (impl_generics, _, where_clause) = block.generics.split_for_impl();
+    let self_ty = &block.self_ty;
     quote! {
         #block
 
@@ -169,35 +213,7 @@ pub fn expand_tools(model: &ToolsImpl, block: &syn::ItemImpl) -> TokenStream {
 
             #[automatically_derived]
             impl #impl_generics __rt::ContextExecutor for #self_ty #where_clause {
-                fn dispatch<'__executor>(
-                    &'__executor self,
-                    __executor_tool: &'__executor str,
-                    #params: &'__executor __rt::Value,
-                    #ctx: __rt::ToolContext,
-                ) -> __rt::BoxFuture<'__executor, __rt::Result<__rt::ToolExecution, __rt::ToolFailure>> {
-                    match __executor_tool {
-                        #(#names => __rt::Box::pin(#bodies),)*
-                        _ => __rt::unserved(__rt::None, __executor_tool, #params, #ctx),
-                    }
-                }
-
-                fn stream<'__executor>(
-                    &'__executor self,
-                    tool: &'__executor str,
-                    params: &'__executor __rt::Value,
-                    action_id: &'__executor str,
-                ) -> __rt::BoxFuture<
-                    '__executor,
-                    __rt::Result<__rt::Receiver<__rt::ToolStreamChunk>, __rt::String>,
-                > {
-                    #[allow(unused_imports)] // one of the two is picked by autoref specialization
-                    use __rt::{StreamByClone as _, StreamUnsupported as _};
-                    (&__rt::StreamProbe(self)).stream(tool, params, action_id)
-                }
-
-                fn list_specs(&self) -> __rt::SpecList {
-                    #spec_list
-                }
+                #methods
             }
         };
     }

@@ -37,29 +37,17 @@ pub fn tools_impl(block: &ItemImpl, krate: &CratePath) -> TokenStream {
     if block.trait_.is_some() {
         return block.to_token_stream();
     }
-    let (impl_generics, _, where_clause) = block.generics.split_for_impl();
-    let self_ty = &block.self_ty;
-    let runtime = krate.runtime();
-    quote! {
-        #block
-
-        #[allow(unused_qualifications)] // every runtime path goes through `__rt` on purpose
-        const _: () = {
-            #runtime
-
-            #[automatically_derived]
-            impl #impl_generics __rt::ContextExecutor for #self_ty #where_clause {
-                fn dispatch<'__executor>(
-                    &'__executor self,
-                    _: &'__executor str,
-                    _: &'__executor __rt::Value,
-                    _: __rt::ToolContext,
-                ) -> __rt::BoxFuture<'__executor, __rt::Result<__rt::ToolExecution, __rt::ToolFailure>> {
-                    ::core::unreachable!()
-                }
-            }
-        };
-    }
+    let methods = quote! {
+        fn dispatch<'__executor>(
+            &'__executor self,
+            _: &'__executor str,
+            _: &'__executor __rt::Value,
+            _: __rt::ToolContext,
+        ) -> __rt::BoxFuture<'__executor, __rt::Result<__rt::ToolExecution, __rt::ToolFailure>> {
+            ::core::unreachable!()
+        }
+    };
+    super::expand::executor_impl(block, &krate.runtime(), &methods)
 }
 
 // Input:  toolset![add, add]
