@@ -98,7 +98,8 @@ pub fn blocking_bodies() -> BlockingBodies {
 ///
 /// **A blocking body cannot be interrupted.** On a timeout or a cancellation the caller gets
 /// the failure at once, but the blocking thread runs on until `body` returns (a thread cannot
-/// be stopped from outside); what it records or streams after that is dropped. A
+/// be stopped from outside); what it records after that is dropped, and its stream is closed
+/// with the call ([`ToolContext::try_progress`] says [`Closed`](crate::tool::ChunkDropped)). A
 /// body that wants to stop early polls [`ToolContext::is_cancelled`] or
 /// [`ToolContext::remaining`]. A body still queued for a thread when its caller goes never
 /// starts. A panic in `body` is the same internal failure as a panic in an async tool.
@@ -137,10 +138,12 @@ where
             }
             body(&params, &shared)
         });
-        // Until the join completes, dropping this marks the body abandoned (or never to start).
+        // Until the join completes, dropping this marks the body abandoned (or never to start)
+        // and closes the context's stream: the call is over whatever the body does.
         let caller = Caller {
             state,
             abort: handle.abort_handle(),
+            ctx: Arc::clone(&ctx),
         };
         let joined = async move {
             let joined = handle.await;
@@ -208,10 +211,12 @@ impl Drop for Place {
 struct Caller {
     state: Arc<AtomicU8>,
     abort: AbortHandle,
+    ctx: Arc<ToolContext>,
 }
 
 impl Drop for Caller {
     fn drop(&mut self) {
+        self.ctx.close_stream();
         if self.state.load(Ordering::SeqCst) == RETURNED {
             return;
         }
