@@ -12,7 +12,7 @@ use rmcp::model::{
 };
 use rmcp::service::{Peer, RequestContext, RoleServer};
 use serde_json::Value;
-use tokio::sync::mpsc;
+use tokio::sync::{mpsc, oneshot};
 
 use super::convert::{self, Listed};
 use crate::failure::transport::{McpOutcome, for_mcp};
@@ -280,10 +280,14 @@ impl McpServer {
         if let Some(session) = self.session_of(&context) {
             ctx = ctx.with_session_id(session);
         }
+        // Dropped when the call is done: what tells the forwarder to stop waiting for chunks.
+        let mut done = None;
         let forwarder = context.meta.get_progress_token().map(|token| {
             let (tx, rx) = mpsc::channel(STREAM_CAPACITY);
+            let (call_done, ended) = oneshot::channel::<()>();
+            done = Some(call_done);
             ctx = std::mem::take(&mut ctx).with_stream(tx);
-            forward_progress(rx, context.peer.clone(), token)
+            forward_progress(rx, ended, context.peer.clone(), token)
         });
         // Generated tools catch their own panics; a hand-written executor may not (in its
         // future or in the call that makes it), and a panic here would lose the response.
@@ -294,13 +298,17 @@ impl McpServer {
                     .execute_with_context(&request.name, &params, ctx)
                     .await
             });
-            call.await
-                .unwrap_or_else(|panic| Err(panic.into_failure(&request.name)))
+            let outcome = call
+                .await
+                .unwrap_or_else(|panic| Err(panic.into_failure(&request.name)));
+            drop(done);
+            outcome
         };
         // Progress is forwarded beside the call, in this task (no task spawned per call).
-        // The tool's future owns the context and so the stream's sender: once the call is
-        // done the sender is gone and the forwarder ends after sending every notification,
-        // so they all precede the response.
+        // Once the call is done the forwarder closes the stream, sends what is queued and
+        // ends, so every notification precedes the response, and the response does not wait
+        // for the stream's senders to go (a sync tool's body, still running after its timeout,
+        // may hold one).
         let outcome = match forwarder {
             Some(forwarder) => tokio::join!(work, forwarder).0,
             None => work.await,
@@ -326,14 +334,24 @@ impl McpServer {
     }
 }
 
-/// Sends the tool's progress (and streamed text, as the message) to the client.
+/// Sends the tool's progress (and streamed text, as the message) to the client until the call
+/// has `ended`; then what is queued.
 async fn forward_progress(
     mut rx: mpsc::Receiver<ToolStreamChunk>,
+    mut ended: oneshot::Receiver<()>,
     peer: Peer<RoleServer>,
     token: ProgressToken,
 ) {
     let mut last = 0.0;
-    while let Some(chunk) = rx.recv().await {
+    loop {
+        let chunk = tokio::select! {
+            chunk = rx.recv() => chunk,
+            _ = &mut ended, if !rx.is_closed() => {
+                rx.close();
+                continue;
+            }
+        };
+        let Some(chunk) = chunk else { break };
         let (progress, message) = match chunk {
             ToolStreamChunk::Progress { fraction, message } => (fraction, message),
             ToolStreamChunk::Text { text } => (last, Some(text)),

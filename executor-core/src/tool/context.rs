@@ -3,7 +3,7 @@
 use std::collections::HashMap;
 use std::future::Future;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Mutex, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 use std::time::Duration;
 
 use serde::Serialize;
@@ -53,7 +53,7 @@ struct Inner {
     session_id: Option<String>,
     idempotency_key: Option<String>,
     cancellation: Option<CancellationToken>,
-    sink: Option<mpsc::Sender<ToolStreamChunk>>,
+    sink: Option<StreamHandle>,
     expected_effects: Option<HashMap<String, Value>>,
     state_changes: Mutex<Option<HashMap<String, Value>>>,
     /// Set by the first recorded change, so a call that records none finishes without
@@ -178,11 +178,33 @@ impl ToolContext {
         self
     }
 
-    /// Sends progress, text and data chunks to `sink`.
+    /// Sends progress, text and data chunks to `sink` until the call ends: the call's end
+    /// closes the context's side of the stream, so a body that outlives its call (a sync tool
+    /// whose timeout fired) sends nothing more, and its
+    /// [`try_progress`](Self::try_progress) says [`ChunkDropped::Closed`].
     #[must_use]
-    pub fn with_stream(mut self, sink: mpsc::Sender<ToolStreamChunk>) -> Self {
-        self.inner_mut().sink = Some(sink);
-        self
+    pub fn with_stream(self, sink: mpsc::Sender<ToolStreamChunk>) -> Self {
+        self.with_closable_stream(sink).0
+    }
+
+    /// [`with_stream`](Self::with_stream), plus a handle that closes the context's side of
+    /// the stream from outside: what a caller that sends the terminal chunk itself uses, so
+    /// nothing the tool sends can follow it.
+    pub(crate) fn with_closable_stream(
+        mut self,
+        sink: mpsc::Sender<ToolStreamChunk>,
+    ) -> (Self, StreamHandle) {
+        let handle = StreamHandle(Arc::new(Mutex::new(Some(sink))));
+        self.inner_mut().sink = Some(handle.clone());
+        (self, handle)
+    }
+
+    /// Closes the context's side of its stream (see [`with_stream`](Self::with_stream)):
+    /// through a shared reference, since a sync tool's body holds one on its thread.
+    pub(crate) fn close_stream(&self) {
+        if let Some(handle) = self.inner().and_then(|inner| inner.sink.as_ref()) {
+            handle.close();
+        }
     }
 
     /// Declares the state keys the call is expected to change. When set, the state changes a
@@ -296,15 +318,15 @@ impl ToolContext {
             .is_none_or(|inner| inner.deadline.is_none() && inner.cancellation.is_none())
     }
 
-    fn sink(&self) -> Option<&mpsc::Sender<ToolStreamChunk>> {
+    fn sink(&self) -> Option<&StreamHandle> {
         self.inner()?.sink.as_ref()
     }
 
     /// Whether a reader receives progress and data (a streamed call, or an MCP client that
-    /// sent a progress token).
+    /// sent a progress token) and the call has not ended.
     #[must_use]
     pub fn is_streaming(&self) -> bool {
-        self.sink().is_some()
+        self.sink().is_some_and(StreamHandle::is_open)
     }
 
     /// Reports progress (clamped to 0.0..=1.0). Waits while the stream's buffer is full; a no-op
@@ -331,7 +353,9 @@ impl ToolContext {
     ///
     /// # Errors
     /// [`ChunkDropped`] when the chunk was not sent: the stream's buffer was full (the reader
-    /// is behind; later chunks may pass) or the reader is gone. Never blocks either way.
+    /// is behind; later chunks may pass) or the stream is closed: the reader is gone, or the
+    /// call already ended (its timeout fired, or it was cancelled, while the body ran on).
+    /// Never blocks either way.
     pub fn try_progress(
         &self,
         fraction: f64,
@@ -341,10 +365,6 @@ impl ToolContext {
             return Ok(());
         };
         sink.try_send(progress_chunk(fraction, message.into()))
-            .map_err(|e| match e {
-                mpsc::error::TrySendError::Full(_) => ChunkDropped::Full,
-                mpsc::error::TrySendError::Closed(_) => ChunkDropped::Closed,
-            })
     }
 
     /// Streams a piece of text output; a no-op when nobody listens.
@@ -368,8 +388,7 @@ impl ToolContext {
 
     async fn send(&self, chunk: ToolStreamChunk) {
         if let Some(sink) = self.sink() {
-            // A closed stream means the reader is gone; the call is being dropped anyway.
-            let _ = sink.send(chunk).await;
+            sink.send(chunk).await;
         }
     }
 
@@ -412,6 +431,55 @@ impl ToolContext {
             .with_code("state_mismatch"));
         }
         Ok(changes)
+    }
+}
+
+/// A context's side of its stream: the sender, which the call's end (or its owner, through a
+/// clone) takes away, so a tool body that outlives its call can no longer send. Sending checks
+/// under the lock, so nothing is sent after [`close`](Self::close) returns.
+#[derive(Debug, Clone)]
+pub(crate) struct StreamHandle(Arc<Mutex<Option<mpsc::Sender<ToolStreamChunk>>>>);
+
+impl StreamHandle {
+    fn sender(&self) -> std::sync::MutexGuard<'_, Option<mpsc::Sender<ToolStreamChunk>>> {
+        self.0.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Takes the sender away: the channel closes once its other senders are gone.
+    pub(crate) fn close(&self) {
+        let sender = self.sender().take();
+        drop(sender);
+    }
+
+    fn is_open(&self) -> bool {
+        self.sender().as_ref().is_some_and(|s| !s.is_closed())
+    }
+
+    fn try_send(&self, chunk: ToolStreamChunk) -> Result<(), ChunkDropped> {
+        let sender = self.sender();
+        let Some(sender) = sender.as_ref() else {
+            return Err(ChunkDropped::Closed);
+        };
+        sender.try_send(chunk).map_err(|e| match e {
+            mpsc::error::TrySendError::Full(_) => ChunkDropped::Full,
+            mpsc::error::TrySendError::Closed(_) => ChunkDropped::Closed,
+        })
+    }
+
+    /// Waits for room, then sends unless the stream was closed meanwhile.
+    async fn send(&self, chunk: ToolStreamChunk) {
+        let Some(sender) = self.sender().clone() else {
+            return;
+        };
+        // A closed stream means the reader is gone or the call ended: the chunk is dropped.
+        let Ok(permit) = sender.reserve_owned().await else {
+            return;
+        };
+        // Checked and sent under the lock, so a `close` that returned saw this chunk sent.
+        let open = self.sender();
+        if open.is_some() {
+            permit.send(chunk);
+        }
     }
 }
 
@@ -504,6 +572,30 @@ mod tests {
         assert_eq!(ctx.idempotency_key(), None);
         let keyed = ToolContext::new().with_idempotency_key("call-7");
         assert_eq!(keyed.idempotency_key(), Some("call-7"));
+    }
+
+    /// What a body that outlives its call sees: once the call's end closed the stream, no
+    /// chunk passes (sync or async), the reader's channel ends, and the context no longer
+    /// streams.
+    #[tokio::test]
+    async fn a_closed_stream_drops_every_later_chunk_and_ends_the_reader() {
+        let (sink, mut reader) = tokio::sync::mpsc::channel(4);
+        let ctx = ToolContext::new().with_stream(sink);
+        assert_eq!(ctx.try_progress(0.5, None), Ok(()));
+        assert!(ctx.is_streaming());
+        ctx.close_stream();
+        assert!(!ctx.is_streaming());
+        assert_eq!(
+            ctx.try_progress(0.75, None),
+            Err(super::ChunkDropped::Closed)
+        );
+        ctx.progress(1.0, None).await;
+        ctx.text("late").await;
+        assert!(matches!(
+            reader.recv().await,
+            Some(super::ToolStreamChunk::Progress { .. })
+        ));
+        assert!(reader.recv().await.is_none(), "nothing after the close");
     }
 
     #[test]

@@ -7,7 +7,7 @@
 //! | `execution.rs` | what executor methods return: [`BoxFuture`], [`SpecList`], [`ToolExecution`] |
 //! | `context_executor.rs` | [`ContextExecutor`], the one path, and the blanket `impl ToolExecutor` |
 //! | `context.rs` | [`ToolContext`] and [`ChunkDropped`] |
-//! | `call/` | the call path: argument decoding, the panic boundary, deadlines and cancellation, sync tools on the blocking pool |
+//! | `call/` | the call path: argument decoding, the panic boundary, deadlines and cancellation, sync tools on the blocking pool and their bound ([`set_max_blocking_bodies`]) |
 //! | `fn_tool.rs` | [`Tool`] (what `#[tool]` implements) and the tool-as-a-value entry |
 //! | `route.rs` | the name lookup table and the rule for a name an executor does not serve |
 //! | `set.rs` | [`ToolSet`] and [`ToolSetBuilder`] |
@@ -26,7 +26,10 @@ pub(crate) mod spec;
 pub(crate) mod stream;
 pub(crate) mod stream_task;
 
-pub use call::{CatchUnwind, Panic};
+pub use call::{
+    BlockingBodies, CatchUnwind, DEFAULT_MAX_BLOCKING_BODIES, Panic, blocking_bodies,
+    max_blocking_bodies, set_max_blocking_bodies,
+};
 pub use context::{ChunkDropped, ToolContext};
 pub use context_executor::ContextExecutor;
 pub use execution::{BoxFuture, SpecList, ToolExecution};

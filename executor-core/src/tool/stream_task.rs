@@ -12,8 +12,11 @@ use super::stream::ToolStreamChunk;
 use crate::failure::transport::for_stream;
 
 /// Starts `tool` on `executor` in a task and returns its chunk stream: progress and data the
-/// tool reports, then one terminal `done` or `error`. Dropping the receiver drops the tool's
-/// future. The channel holds [`STREAM_CAPACITY`](super::stream::STREAM_CAPACITY) chunks.
+/// tool reports, then one terminal `done` or `error`, after which the stream ends (`recv`
+/// gives `None`) even when the tool's body runs on, as a sync tool's does after its timeout:
+/// the context's side of the stream is closed before the terminal chunk is sent. Dropping the
+/// receiver drops the tool's future. The channel holds
+/// [`STREAM_CAPACITY`](super::stream::STREAM_CAPACITY) chunks.
 ///
 /// # Errors
 /// When called outside a Tokio runtime.
@@ -29,9 +32,9 @@ where
     let handle = tokio::runtime::Handle::try_current()
         .map_err(|_| format!("tool '{tool}': streaming needs a Tokio runtime"))?;
     let (tx, rx) = mpsc::channel(super::stream::STREAM_CAPACITY);
-    let ctx = ToolContext::new()
+    let (ctx, sink) = ToolContext::new()
         .with_action_id(action_id)
-        .with_stream(tx.clone());
+        .with_closable_stream(tx.clone());
     let tool = tool.to_owned();
     let params = params.clone();
     handle.spawn(async move {
@@ -48,6 +51,8 @@ where
             })
             .await
         };
+        // Nothing the tool sends may follow the terminal chunk.
+        sink.close();
         let chunk = match outcome {
             None => return,
             Some(Ok(execution)) => ToolStreamChunk::Done {

@@ -10,7 +10,10 @@ mod catch;
 pub(crate) mod context_free;
 pub(crate) mod drive;
 
-pub use blocking::call_blocking;
+pub use blocking::{
+    BlockingBodies, DEFAULT_MAX_BLOCKING_BODIES, blocking_bodies, call_blocking,
+    max_blocking_bodies, set_max_blocking_bodies,
+};
 pub use catch::{CatchUnwind, Panic};
 pub use context_free::{call_context_free, context_free_output};
 pub use drive::{drive, finish};
