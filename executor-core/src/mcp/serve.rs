@@ -29,10 +29,10 @@ impl McpServer {
         W: AsyncWrite + Unpin + Send + 'static,
     {
         static CONNECTIONS: AtomicU64 = AtomicU64::new(0);
-        let max = self.inner.max_request_bytes;
+        let (max, pending) = (self.inner.max_request_bytes, self.inner.max_pending_output);
         let n = CONNECTIONS.fetch_add(1, Ordering::Relaxed) + 1;
         let server = self.for_session(format!("stdio-{}-{n}", std::process::id()));
-        match serve_server(server, LineTransport::new(read, write, max)).await {
+        match serve_server(server, LineTransport::new(read, write, max, pending)).await {
             Ok(running) => {
                 running.waiting().await.map_err(io::Error::other)?;
                 Ok(())
