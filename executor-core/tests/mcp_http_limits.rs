@@ -234,6 +234,12 @@ async fn an_oversized_body_gets_413_and_the_connection_stays_usable() {
             "chunked {chunked}: {}",
             refused.body
         );
+        // The body was read to its end: a client that writes it all before reading met no
+        // reset.
+        assert!(
+            !refused.write_failed,
+            "chunked {chunked}: the body was cut off"
+        );
         if refused.header("connection") == Some("close") {
             continue;
         }
