@@ -26,6 +26,24 @@ fn add(a: i64, b: i64) -> i64 {
     a + b
 }
 
+/// Progress messages `flood` has handed over.
+static FLOODED: AtomicUsize = AtomicUsize::new(0);
+
+/// The text of each of `flood`'s progress messages.
+const FLOOD_TEXT: usize = 20_000;
+
+/// Reports `count` progress messages of 20 kB each.
+#[tool]
+async fn flood(count: u64, ctx: &ToolContext) -> u64 {
+    let text = "x".repeat(FLOOD_TEXT);
+    for i in 0..count {
+        #[allow(clippy::cast_precision_loss)] // counts stay far below 2^52
+        ctx.progress(i as f64 / count as f64, text.clone()).await;
+        FLOODED.fetch_add(1, Ordering::SeqCst);
+    }
+    count
+}
+
 /// Waits until its future is dropped.
 #[tool]
 async fn hang() -> String {
@@ -43,7 +61,7 @@ async fn serve(server: McpServer) -> (SocketAddr, CancellationToken) {
 }
 
 fn server() -> McpServer {
-    tool_executor::mcp_server!(toolset![add, hang])
+    tool_executor::mcp_server!(toolset![add, hang, flood])
 }
 
 fn post_head(addr: SocketAddr, extra: &str) -> String {
@@ -253,4 +271,67 @@ async fn an_oversized_body_gets_413_and_the_connection_stays_usable() {
         assert_eq!(next.status, 200, "chunked {chunked}: {}", next.body);
         assert_eq!(next.json()["result"]["structuredContent"]["result"], 42);
     }
+}
+
+/// rmcp already bounds a response stream its client does not read (a channel of 16 messages
+/// per stream; a tool's progress waits for room): 2,000 progress messages of 20 kB (40 MB)
+/// to a client that reads nothing stall after a few MiB, and all arrive once it reads.
+#[tokio::test]
+async fn a_response_stream_nobody_reads_holds_the_tool_back() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+    const COUNT: usize = 2_000;
+    let (addr, _shutdown) = serve(server().with_stateless_http(true)).await;
+    let body = json!({"jsonrpc": "2.0", "id": 9, "method": "tools/call", "params": {
+        "name": "flood", "arguments": {"count": COUNT}, "_meta": {"progressToken": "p"}}})
+    .to_string();
+    let head = post_head(addr, "MCP-Protocol-Version: 2025-06-18\r\n");
+    let request = format!("{head}Content-Length: {}\r\n\r\n{body}", body.len());
+    let mut stream = tokio::net::TcpStream::connect(addr).await.unwrap();
+    stream.write_all(request.as_bytes()).await.unwrap();
+
+    // Read nothing until the tool has stopped getting its messages out for a while.
+    let (mut last, mut still) = (usize::MAX, 0);
+    for _ in 0..400 {
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        let now = FLOODED.load(Ordering::SeqCst);
+        if now == last {
+            still += 1;
+            if still == 20 {
+                break;
+            }
+        } else {
+            (last, still) = (now, 0);
+        }
+    }
+    let handed_over = FLOODED.load(Ordering::SeqCst);
+    let held_mib = handed_over * FLOOD_TEXT >> 20;
+    eprintln!(
+        "progress handed over while the client read nothing: {handed_over} of {COUNT} ({held_mib} MiB)"
+    );
+    assert!(
+        handed_over < COUNT / 4,
+        "{handed_over} of {COUNT} messages went out"
+    );
+
+    // Read it all: every message arrives, then the result.
+    let mut received = Vec::new();
+    let mut buf = vec![0; 256 * 1024];
+    tokio::time::timeout(WAIT, async {
+        // Until the chunked body's last chunk (the connection stays open).
+        while !received.ends_with(b"\r\n0\r\n\r\n") {
+            let n = stream.read(&mut buf).await.unwrap();
+            assert!(n > 0, "the connection closed early");
+            received.extend_from_slice(&buf[..n]);
+        }
+    })
+    .await
+    .expect("the stream ends");
+    let text = String::from_utf8_lossy(&received);
+    assert_eq!(text.matches("notifications/progress").count(), COUNT);
+    assert!(
+        text.contains(&format!(r#""structuredContent":{{"result":{COUNT}}}"#)),
+        "{:.300}",
+        &text[text.len().saturating_sub(300)..]
+    );
 }
