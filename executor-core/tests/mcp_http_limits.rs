@@ -100,7 +100,7 @@ async fn call_2026(addr: SocketAddr, name: &str, arguments: Value) -> http_wire:
 }
 
 /// A 2025-11-25 `tools/call` with no session, as a stateless server takes it.
-fn stateless_call(name: &str, arguments: Value) -> Value {
+fn stateless_call(name: &str, arguments: &Value) -> Value {
     json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call",
            "params": {"name": name, "arguments": arguments}})
 }
@@ -113,7 +113,7 @@ async fn hold(addr: SocketAddr, n: usize) -> Vec<tokio::task::JoinHandle<()>> {
             tokio::spawn(async move {
                 let mut conn = Conn::connect(addr).await;
                 let extra = "MCP-Protocol-Version: 2025-06-18\r\n";
-                let _ = post(&mut conn, addr, extra, &stateless_call("hang", json!({}))).await;
+                let _ = post(&mut conn, addr, extra, &stateless_call("hang", &json!({}))).await;
             })
         })
         .collect();
@@ -158,7 +158,7 @@ async fn stateless_calls_are_not_capped_by_the_session_limit() {
         &mut conn,
         addr,
         extra,
-        &stateless_call("add", json!({"a": 1, "b": 2})),
+        &stateless_call("add", &json!({"a": 1, "b": 2})),
     )
     .await;
     assert_eq!(answer.status, 200, "{}", answer.body);
@@ -171,7 +171,7 @@ async fn requests_in_flight_have_a_limit_of_their_own() {
     let (addr, _shutdown) = serve(server().with_stateless_http(true).with_max_in_flight(2)).await;
     let held = hold(addr, 2).await;
     let extra = "MCP-Protocol-Version: 2025-06-18\r\n";
-    let call = stateless_call("add", json!({"a": 1, "b": 2}));
+    let call = stateless_call("add", &json!({"a": 1, "b": 2}));
     let refused = post(&mut Conn::connect(addr).await, addr, extra, &call).await;
     assert_eq!(refused.status, 503, "{}", refused.body);
     let message = refused.json()["error"]["message"]
@@ -230,10 +230,10 @@ async fn retry_after_says_when_the_next_session_place_frees() {
 async fn an_oversized_body_gets_413_and_the_connection_stays_usable() {
     let (addr, _shutdown) = serve(server().with_stateless_http(true)).await;
     let extra = "MCP-Protocol-Version: 2025-06-18\r\n";
-    let call = stateless_call("add", json!({"a": 20, "b": 22}));
+    let call = stateless_call("add", &json!({"a": 20, "b": 22}));
     let big = {
         let text = "x".repeat(24 << 20);
-        stateless_call("add", json!({"a": 1, "b": 2, "pad": text})).to_string()
+        stateless_call("add", &json!({"a": 1, "b": 2, "pad": text})).to_string()
     };
     for chunked in [false, true] {
         let mut conn = Conn::connect(addr).await;
@@ -305,7 +305,7 @@ async fn a_response_stream_nobody_reads_holds_the_tool_back() {
         }
     }
     let handed_over = FLOODED.load(Ordering::SeqCst);
-    let held_mib = handed_over * FLOOD_TEXT >> 20;
+    let held_mib = (handed_over * FLOOD_TEXT) >> 20;
     eprintln!(
         "progress handed over while the client read nothing: {handed_over} of {COUNT} ({held_mib} MiB)"
     );

@@ -120,6 +120,43 @@ fn call(id: usize, text: &str) -> Value {
            "params": {"name": "echo", "arguments": {"text": text}}})
 }
 
+fn handshake(stdin: &mut ChildStdin, read: &mpsc::Receiver<Value>) {
+    send(
+        stdin,
+        &json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {},
+            "clientInfo": {"name": "slow-reader", "version": "0"}}}),
+    );
+    reply(read, &json!(0));
+    send(
+        stdin,
+        &json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+    );
+}
+
+/// Reads nothing until the server has taken every request (no bound) or has stopped taking
+/// them for 1.5 s (the bound holds), whichever comes first, and at most 20 s; returns how many
+/// requests were written meanwhile.
+fn pause(written: &AtomicUsize) -> usize {
+    let start = Instant::now();
+    let (mut last, mut since) = (0, Instant::now());
+    while start.elapsed() < Duration::from_secs(20) {
+        std::thread::sleep(Duration::from_millis(100));
+        let now = written.load(Ordering::Relaxed);
+        if now == REQUESTS {
+            // Everything is taken: give the server the same 1.5 s to answer it.
+            std::thread::sleep(Duration::from_millis(1500));
+            break;
+        }
+        if now != last {
+            (last, since) = (now, Instant::now());
+        } else if since.elapsed() > Duration::from_millis(1500) {
+            break;
+        }
+    }
+    written.load(Ordering::Relaxed)
+}
+
 #[test]
 fn a_client_that_stops_reading_does_not_grow_the_server() {
     if std::env::var_os(CHILD).is_some() {
@@ -139,17 +176,7 @@ fn a_client_that_stops_reading_does_not_grow_the_server() {
     // while the test does not, nothing is read from the server's stdout.
     let read = lines(&mut child);
 
-    send(
-        &mut stdin,
-        &json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
-            "protocolVersion": "2025-06-18", "capabilities": {},
-            "clientInfo": {"name": "slow-reader", "version": "0"}}}),
-    );
-    reply(&read, &json!(0));
-    send(
-        &mut stdin,
-        &json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
-    );
+    handshake(&mut stdin, &read);
     let text = "x".repeat(TEXT_BYTES);
     // One warm-up call, so the baseline includes what serving any call allocates.
     send(&mut stdin, &call(0, &text));
@@ -170,20 +197,7 @@ fn a_client_that_stops_reading_does_not_grow_the_server() {
         })
     };
 
-    // Read nothing until the server has taken everything (no bound) or has stopped taking
-    // requests for a while (the bound holds), whichever comes first; at most 20 s.
-    let start = Instant::now();
-    let (mut last, mut since) = (0, Instant::now());
-    while start.elapsed() < Duration::from_secs(20) {
-        std::thread::sleep(Duration::from_millis(100));
-        let now = written.load(Ordering::Relaxed);
-        if now != last {
-            (last, since) = (now, Instant::now());
-        } else if since.elapsed() > Duration::from_millis(1500) {
-            break;
-        }
-    }
-    let taken_while_paused = written.load(Ordering::Relaxed);
+    let taken_while_paused = pause(&written);
     let rss_paused = status_kib(pid, "VmRSS:");
 
     // Read again: every request is answered, each once.

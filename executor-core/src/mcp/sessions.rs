@@ -152,7 +152,7 @@ impl<S> Gate<S> {
         let wait = oldest.map_or(self.idle_timeout, |at| {
             (at + self.idle_timeout).saturating_duration_since(Instant::now())
         });
-        wait.as_secs_f64().ceil().max(1.0) as u64
+        (wait.as_secs() + u64::from(wait.subsec_nanos() > 0)).max(1)
     }
 }
 

@@ -99,9 +99,9 @@ impl Conn {
                 Body::Filler(mut n) => {
                     let block = vec![b'x'; 256 * 1024];
                     while n > 0 {
-                        let len = n.min(block.len() as u64);
-                        write.write_all(&block[..len as usize]).await?;
-                        n -= len;
+                        let len = usize::try_from(n).map_or(block.len(), |n| n.min(block.len()));
+                        write.write_all(&block[..len]).await?;
+                        n -= u64::try_from(len).expect("a block fits in u64");
                     }
                 }
             }
