@@ -142,6 +142,11 @@ async fn a_session_free_request_is_served_when_sessions_are_full() {
         "the session cap holds: {}",
         refused.body
     );
+    assert_eq!(
+        refused.json()["id"],
+        1,
+        "the error answers the initialize it refuses"
+    );
 
     let answer = call_2026(addr, "add", json!({"a": 2, "b": 40})).await;
     assert_eq!(answer.status, 200, "{}", answer.body);
@@ -174,6 +179,11 @@ async fn requests_in_flight_have_a_limit_of_their_own() {
     let call = stateless_call("add", &json!({"a": 1, "b": 2}));
     let refused = post(&mut Conn::connect(addr).await, addr, extra, &call).await;
     assert_eq!(refused.status, 503, "{}", refused.body);
+    assert_eq!(
+        refused.json()["id"],
+        3,
+        "the error answers the request it refuses"
+    );
     let message = refused.json()["error"]["message"]
         .as_str()
         .unwrap()

@@ -12,6 +12,8 @@ use std::time::{Duration, Instant};
 use http_body_util::BodyExt;
 use hyper::body::{Body, Bytes};
 
+use super::stdio::line::PREFIX_BYTES;
+
 /// The default cap on live streamable HTTP sessions (2025-11-25 and older clients open one
 /// with `initialize`; 2026-07-28 clients and stateless serving use none).
 pub const DEFAULT_MAX_SESSIONS: usize = 256;
@@ -133,11 +135,14 @@ pub(crate) struct TooLarge {
     /// The declared length, or the bytes read when the body was drained to its end.
     pub(crate) length: Option<u64>,
     pub(crate) drained: bool,
+    /// The body's first bytes (up to [`PREFIX_BYTES`]), to find the request's id in.
+    pub(crate) prefix: Vec<u8>,
 }
 
 /// Reads a request body of at most `max` bytes. A longer one is read to its end and dropped
 /// (up to [`DRAIN_LIMIT`] and [`DRAIN_TIME`]; a declared length past the drain limit is not
-/// read at all), so that its client can read the 413 instead of meeting a reset.
+/// read at all), so that its client can read the 413 instead of meeting a reset; its first
+/// bytes are kept to find the request's id in.
 pub(crate) async fn read_body<B>(body: B, max: usize) -> Result<Bytes, TooLarge>
 where
     B: Body<Data = Bytes> + Unpin,
@@ -150,12 +155,15 @@ where
             return Err(TooLarge {
                 length: Some(length),
                 drained: false,
+                prefix: Vec::new(),
             });
         }
-        let drained = drain(body, 0).await;
+        let mut prefix = Vec::new();
+        let drained = drain(body, 0, &mut prefix).await;
         return Err(TooLarge {
             length: Some(length),
             drained: drained.is_some(),
+            prefix,
         });
     }
     let mut body = body;
@@ -166,6 +174,7 @@ where
             return Err(TooLarge {
                 length: None,
                 drained: false,
+                prefix: Vec::new(),
             });
         };
         let Ok(data) = frame.into_data() else {
@@ -173,11 +182,14 @@ where
         };
         if collected.len() + data.len() > max {
             let read = (collected.len() + data.len()) as u64;
-            drop(collected);
-            let total = drain(body, read).await;
+            collected.extend_from_slice(&data[..data.len().min(PREFIX_BYTES)]);
+            collected.truncate(PREFIX_BYTES);
+            let mut prefix = collected;
+            let total = drain(body, read, &mut prefix).await;
             return Err(TooLarge {
                 length: total,
                 drained: total.is_some(),
+                prefix,
             });
         }
         collected.extend_from_slice(&data);
@@ -185,15 +197,23 @@ where
     Ok(Bytes::from(collected))
 }
 
-/// Reads and drops the rest of a body; the total read when it reached its end in time.
-async fn drain<B>(mut body: B, mut read: u64) -> Option<u64>
+/// Reads and drops the rest of a body, keeping its first bytes in `prefix` (up to
+/// [`PREFIX_BYTES`]); the total read when it reached its end in time.
+async fn drain<B>(mut body: B, mut read: u64, prefix: &mut Vec<u8>) -> Option<u64>
 where
     B: Body<Data = Bytes> + Unpin,
 {
     let drain = async {
         while read <= DRAIN_LIMIT {
             match body.frame().await {
-                Some(Ok(frame)) => read += frame.data_ref().map_or(0, |d| d.len() as u64),
+                Some(Ok(frame)) => {
+                    let Some(data) = frame.data_ref() else {
+                        continue;
+                    };
+                    let room = PREFIX_BYTES.saturating_sub(prefix.len());
+                    prefix.extend_from_slice(&data[..data.len().min(room)]);
+                    read += data.len() as u64;
+                }
                 Some(Err(_)) => return None,
                 None => return Some(read),
             }

@@ -2,9 +2,12 @@
 //! sessions, each with a limit of its own that says what it limits.
 //!
 //! - Every body is read here, bounded by `with_max_request_bytes`: a longer one gets 413 with
-//!   a JSON-RPC error naming the limit, after it is read and dropped (limits.rs), so the
-//!   client reads the answer and the connection carries its next request. (rmcp answered 413
-//!   without reading the rest, and from about 16 MiB the client met a reset.)
+//!   a plain-text message naming the limit (there is no id to answer a JSON-RPC error with),
+//!   after it is read and dropped (limits.rs), so the client reads the answer and the
+//!   connection carries its next request. (rmcp answered 413 without reading the rest, and
+//!   from about 16 MiB the client met a reset.)
+//! - A 503 is a JSON-RPC error answering the refused request's id (read from the body's first
+//!   bytes): a client matches an error without an id to no request, and waits.
 //! - Every POST takes a place among the requests in flight (`with_max_in_flight`) until its
 //!   response ends; beyond the cap, 503 naming it.
 //! - Only an `initialize` without `Mcp-Session-Id` opens a session, so only it counts against
@@ -28,6 +31,7 @@ use rmcp::transport::streamable_http_server::session::local::{LocalSessionManage
 
 use super::limits::{InFlight, Permit, TooLarge, read_body};
 use super::server::McpServer;
+use super::stdio::line::find_id;
 
 #[cfg_attr(docsrs, doc(cfg(feature = "mcp-http")))]
 impl McpServer {
@@ -199,8 +203,13 @@ where
         let permit = if parts.method == http::Method::POST {
             let Some(permit) = self.in_flight.enter() else {
                 // Read (and drop) the body all the same, so the connection stays usable.
-                let _ = read_body(body, 0).await;
-                return Ok(too_many_in_flight(&self.in_flight));
+                // Its first bytes give the id the error answers: a client cannot match an error
+                // without one to its request, and waits.
+                let id = read_body(body, 0)
+                    .await
+                    .err()
+                    .and_then(|too_large| find_id(&too_large.prefix));
+                return Ok(too_many_in_flight(&self.in_flight, &json_id(id)));
             };
             Some(permit)
         } else {
@@ -218,15 +227,15 @@ where
         if let Some(session) = &session {
             self.touch(session);
         }
-        let opens = self.max_sessions.is_some()
+        let opens = (self.max_sessions.is_some()
             && parts.method == http::Method::POST
-            && session.is_none()
-            && is_initialize(&body);
+            && session.is_none())
+        .then(|| initialize_id(&body))
+        .flatten();
         let request = Request::from_parts(parts, Full::new(body));
-        let response = if opens {
-            self.open_session(request).await?
-        } else {
-            self.inner.call(request).await?
+        let response = match opens {
+            Some(id) => self.open_session(request, id).await?,
+            None => self.inner.call(request).await?,
         };
         Ok(match permit {
             Some(permit) => response.map(|body| Held { body, permit }.boxed()),
@@ -238,13 +247,14 @@ where
     async fn open_session(
         &self,
         request: Request<Full<Bytes>>,
+        id: serde_json::Value,
     ) -> Result<Response<Body>, S::Error> {
         let max = self.max_sessions.unwrap_or(usize::MAX);
         let ahead = self.opening.fetch_add(1, Ordering::AcqRel);
         let _opening = Opening(Arc::clone(&self.opening));
         let live = self.sessions.sessions.read().await.len();
         if live + ahead >= max {
-            return Ok(too_many_sessions(max, self.session_wait().await));
+            return Ok(too_many_sessions(max, self.session_wait().await, &id));
         }
         let response = self.inner.call(request).await?;
         if let Some(id) = response
@@ -258,14 +268,23 @@ where
     }
 }
 
-/// Whether a body is a JSON-RPC `initialize` request (what opens a session). Only `method`
-/// is kept; everything else is skipped.
-fn is_initialize(body: &[u8]) -> bool {
+/// The id of a JSON-RPC `initialize` request (what opens a session), or `None` for any other
+/// body. Only `method` and `id` are kept; everything else is skipped.
+fn initialize_id(body: &[u8]) -> Option<serde_json::Value> {
     #[derive(serde::Deserialize)]
-    struct Method {
+    struct Probe {
         method: Option<Box<str>>,
+        #[serde(default)]
+        id: serde_json::Value,
     }
-    serde_json::from_slice::<Method>(body).is_ok_and(|m| m.method.as_deref() == Some("initialize"))
+    let probe = serde_json::from_slice::<Probe>(body).ok()?;
+    (probe.method.as_deref() == Some("initialize")).then_some(probe.id)
+}
+
+/// A request id as JSON (`null` when it was not found).
+fn json_id(id: Option<rmcp::model::RequestId>) -> serde_json::Value {
+    id.and_then(|id| serde_json::to_value(id).ok())
+        .unwrap_or_default()
 }
 
 /// A response body that holds its request's place in flight until it ends or is dropped.
@@ -296,26 +315,27 @@ impl hyper::body::Body for Held {
 }
 
 /// 503 for a new session beyond the cap, naming it.
-fn too_many_sessions(max: usize, wait: u64) -> Response<Body> {
+fn too_many_sessions(max: usize, wait: u64, id: &serde_json::Value) -> Response<Body> {
     let message = format!(
         "too many MCP sessions: this server allows {max} at a time; \
          close one (DELETE with its Mcp-Session-Id) or retry later"
     );
-    refusal(StatusCode::SERVICE_UNAVAILABLE, &message, Some(wait), false)
+    busy(&message, wait, id)
 }
 
 /// 503 for a request beyond the in-flight cap, naming it.
-fn too_many_in_flight(in_flight: &InFlight) -> Response<Body> {
+fn too_many_in_flight(in_flight: &InFlight, id: &serde_json::Value) -> Response<Body> {
     let message = format!(
         "too many requests: this server answers at most {} requests in flight at a time \
          (McpServer::with_max_in_flight); retry later",
         in_flight.max()
     );
-    let wait = in_flight.retry_after();
-    refusal(StatusCode::SERVICE_UNAVAILABLE, &message, Some(wait), false)
+    busy(&message, in_flight.retry_after(), id)
 }
 
-/// 413 naming the body limit.
+/// 413 naming the body limit, as plain text: the body was not parsed, so there is no id for
+/// a JSON-RPC error (a client forwards a JSON error body as a message, and one without an id
+/// is never matched to its request: rmcp's client waited for an answer until its timeout).
 fn too_large_response(too_large: &TooLarge, max: usize) -> Response<Body> {
     let size = too_large
         .length
@@ -323,47 +343,40 @@ fn too_large_response(too_large: &TooLarge, max: usize) -> Response<Body> {
     let message = format!(
         "request body{size} exceeds the {max}-byte limit (McpServer::with_max_request_bytes)"
     );
-    refusal(
-        StatusCode::PAYLOAD_TOO_LARGE,
-        &message,
-        None,
-        !too_large.drained,
-    )
-}
-
-/// A JSON-RPC error (`id: null`) with `status`; `close` ends the connection after it (the
-/// rest of the request was not read).
-fn refusal(
-    status: StatusCode,
-    message: &str,
-    retry_after: Option<u64>,
-    close: bool,
-) -> Response<Body> {
-    let code = if status == StatusCode::PAYLOAD_TOO_LARGE {
-        -32600
-    } else {
-        -32000
-    };
-    let body = serde_json::json!({
-        "jsonrpc": "2.0",
-        "id": null,
-        "error": {"code": code, "message": message},
-    });
-    let mut response = Response::new(Full::new(Bytes::from(body.to_string())).boxed());
-    *response.status_mut() = status;
+    let mut response = Response::new(Full::new(Bytes::from(message)).boxed());
+    *response.status_mut() = StatusCode::PAYLOAD_TOO_LARGE;
     let headers = response.headers_mut();
     headers.insert(
         http::header::CONTENT_TYPE,
-        http::HeaderValue::from_static("application/json"),
+        http::HeaderValue::from_static("text/plain; charset=utf-8"),
     );
-    if let Some(seconds) = retry_after {
-        headers.insert(http::header::RETRY_AFTER, http::HeaderValue::from(seconds));
-    }
-    if close {
+    if !too_large.drained {
+        // The rest of the body was not read: the connection ends after this answer.
         headers.insert(
             http::header::CONNECTION,
             http::HeaderValue::from_static("close"),
         );
     }
+    response
+}
+
+/// 503 with a JSON-RPC error answering request `id`, and a `Retry-After`.
+fn busy(message: &str, retry_after: u64, id: &serde_json::Value) -> Response<Body> {
+    let body = serde_json::json!({
+        "jsonrpc": "2.0",
+        "id": id,
+        "error": {"code": -32000, "message": message},
+    });
+    let mut response = Response::new(Full::new(Bytes::from(body.to_string())).boxed());
+    *response.status_mut() = StatusCode::SERVICE_UNAVAILABLE;
+    let headers = response.headers_mut();
+    headers.insert(
+        http::header::CONTENT_TYPE,
+        http::HeaderValue::from_static("application/json"),
+    );
+    headers.insert(
+        http::header::RETRY_AFTER,
+        http::HeaderValue::from(retry_after),
+    );
     response
 }

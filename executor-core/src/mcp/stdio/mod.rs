@@ -18,7 +18,7 @@
 //! is bounded: past `McpServer::with_max_pending_output`, no further request is read until the
 //! client reads.
 
-mod line;
+pub(crate) mod line;
 mod writer;
 
 use std::future::Future;
