@@ -113,7 +113,7 @@ pub use client::{
     DEFAULT_A2A_CONNECT_TIMEOUT, DEFAULT_A2A_REQUEST_TIMEOUT,
 };
 pub use emitter::{Emitter, failure_class};
-pub use limit::DEFAULT_MAX_A2A_REQUEST_BYTES;
+pub use limit::{DEFAULT_MAX_A2A_PENDING_OUTPUT, DEFAULT_MAX_A2A_REQUEST_BYTES};
 pub use queue::TaskQueue;
 #[doc(hidden)]
 pub use queue::{default_cancel, run_cancel, run_execute, run_shutdown};

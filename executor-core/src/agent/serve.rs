@@ -64,6 +64,7 @@ pub struct AgentServer {
     local_addr: SocketAddr,
     url: String,
     max_request_bytes: usize,
+    max_pending_output: usize,
     watch: WatchGuard,
 }
 
@@ -91,18 +92,31 @@ impl AgentServer {
             local_addr,
             url,
             max_request_bytes,
+            max_pending_output: super::limit::DEFAULT_MAX_A2A_PENDING_OUTPUT,
             watch,
         }
     }
 
     /// Bounds one request body (default
-    /// [`DEFAULT_MAX_A2A_REQUEST_BYTES`](super::DEFAULT_MAX_A2A_REQUEST_BYTES), 4 MiB). A body
-    /// whose `Content-Length` is larger gets HTTP 413 with a JSON-RPC -32600 error naming the
-    /// limit; one without a length (chunked) is cut at the limit with a -32700 error that
-    /// names it.
+    /// [`DEFAULT_MAX_A2A_REQUEST_BYTES`](super::DEFAULT_MAX_A2A_REQUEST_BYTES), 4 MiB). A
+    /// larger body, with a `Content-Length` or chunked, gets HTTP 413 with a JSON-RPC -32600
+    /// error naming the limit. The body is read to its end and dropped first (up to 1 GiB and
+    /// 10 s; past that the 413 says `Connection: close`), so the client reads the answer and
+    /// the connection carries its next request.
     #[must_use]
     pub fn with_max_request_bytes(mut self, bytes: usize) -> Self {
         self.max_request_bytes = bytes.max(1024);
+        self
+    }
+
+    /// Bounds the bytes of a streamed answer (SSE: `SendStreamingMessage`,
+    /// `SubscribeToTask`) waiting for a client that does not read (default
+    /// [`DEFAULT_MAX_A2A_PENDING_OUTPUT`](super::DEFAULT_MAX_A2A_PENDING_OUTPUT), 8 MiB).
+    /// Past it the stream ends, after what was queued and an SSE comment saying why; the
+    /// task goes on, and the client can resubscribe and catch up from the task store.
+    #[must_use]
+    pub fn with_max_pending_output(mut self, bytes: usize) -> Self {
+        self.max_pending_output = bytes.max(1024);
         self
     }
 
@@ -137,6 +151,7 @@ impl AgentServer {
         let dispatcher = BodyLimit {
             inner: CombinedDispatcher::with_config(Arc::clone(&self.handler), config),
             max,
+            max_pending_output: self.max_pending_output,
         };
         let serve = self.server.serve_with_shutdown(dispatcher, shutdown).await;
         let shutdown = self.handler.shutdown().await;

@@ -24,8 +24,8 @@ pub use client::{
 };
 #[cfg(feature = "mcp-http")]
 #[cfg_attr(docsrs, doc(cfg(feature = "mcp-http")))]
-pub use limits::{DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_TIMEOUT};
-pub use server::{DEFAULT_MAX_REQUEST_BYTES, McpServer};
+pub use limits::{DEFAULT_MAX_IN_FLIGHT, DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_TIMEOUT};
+pub use server::{DEFAULT_MAX_PENDING_OUTPUT, DEFAULT_MAX_REQUEST_BYTES, McpServer};
 
 /// Re-export of the MCP SDK this module is built on, for its model types.
 pub use rmcp;

@@ -29,10 +29,10 @@ impl McpServer {
         W: AsyncWrite + Unpin + Send + 'static,
     {
         static CONNECTIONS: AtomicU64 = AtomicU64::new(0);
-        let max = self.inner.max_request_bytes;
+        let (max, pending) = (self.inner.max_request_bytes, self.inner.max_pending_output);
         let n = CONNECTIONS.fetch_add(1, Ordering::Relaxed) + 1;
         let server = self.for_session(format!("stdio-{}-{n}", std::process::id()));
-        match serve_server(server, LineTransport::new(read, write, max)).await {
+        match serve_server(server, LineTransport::new(read, write, max, pending)).await {
             Ok(running) => {
                 running.waiting().await.map_err(io::Error::other)?;
                 Ok(())
@@ -57,7 +57,7 @@ mod http {
     use tokio_util::sync::CancellationToken;
 
     use super::McpServer;
-    use crate::mcp::sessions::SessionGate;
+    use crate::mcp::sessions::{Gate, GateLimits};
 
     #[cfg_attr(docsrs, doc(cfg(feature = "mcp-http")))]
     impl McpServer {
@@ -96,15 +96,20 @@ mod http {
             config = config
                 .with_allowed_origins(limits.allowed_origins.clone())
                 .enforce_origin_validation();
-            let (sessions, max_sessions) = (self.session_manager(), limits.max_sessions);
+            let gate = GateLimits {
+                max_sessions: (!self.inner.stateless_http).then_some(limits.max_sessions),
+                idle_timeout: limits.idle_timeout,
+                max_in_flight: limits.max_in_flight,
+                max_body: self.inner.max_request_bytes,
+            };
+            let sessions = self.session_manager();
             let server = self;
             let service = StreamableHttpService::new(
                 move || Ok(server.clone()),
                 Arc::clone(&sessions),
                 config,
             );
-            let service =
-                SessionGate::new(TowerToHyperService::new(service), sessions, max_sessions);
+            let service = Gate::new(TowerToHyperService::new(service), sessions, &gate);
             loop {
                 let accepted = tokio::select! {
                     accepted = accept(&listener) => accepted,

@@ -24,6 +24,10 @@ use crate::tool::{STREAM_CAPACITY, ToolContext, ToolExecutor, ToolStreamChunk};
 /// error instead of being read into memory.
 pub const DEFAULT_MAX_REQUEST_BYTES: usize = 8 * 1024 * 1024;
 
+/// The default bound on answers a stdio connection has queued and not yet written (8 MiB).
+/// Past it the server reads no further request until the client reads its answers.
+pub const DEFAULT_MAX_PENDING_OUTPUT: usize = 8 * 1024 * 1024;
+
 /// Serves a [`ToolExecutor`] — a [`ToolSet`](crate::tool::ToolSet), a `#[tools]` service, an
 /// [`McpToolExecutor`](super::McpToolExecutor) — to any MCP client, on stdio
 /// ([`serve_stdio`](Self::serve_stdio)) or, with the `mcp-http` feature, streamable HTTP
@@ -66,6 +70,7 @@ pub(crate) struct Inner {
     info: Implementation,
     instructions: Option<String>,
     pub(crate) max_request_bytes: usize,
+    pub(crate) max_pending_output: usize,
     pub(crate) allowed_hosts: Option<Vec<String>>,
     #[cfg(feature = "mcp-http")]
     pub(crate) http_limits: super::limits::HttpLimits,
@@ -111,6 +116,7 @@ impl McpServer {
                 info: Implementation::new(name, "0.0.0"),
                 instructions: None,
                 max_request_bytes: DEFAULT_MAX_REQUEST_BYTES,
+                max_pending_output: DEFAULT_MAX_PENDING_OUTPUT,
                 allowed_hosts: None,
                 #[cfg(feature = "mcp-http")]
                 http_limits: super::limits::HttpLimits::default(),
@@ -129,6 +135,7 @@ impl McpServer {
                 info: shared.info.clone(),
                 instructions: shared.instructions.clone(),
                 max_request_bytes: shared.max_request_bytes,
+                max_pending_output: shared.max_pending_output,
                 allowed_hosts: shared.allowed_hosts.clone(),
                 #[cfg(feature = "mcp-http")]
                 http_limits: shared.http_limits.clone(),
@@ -169,6 +176,21 @@ impl McpServer {
     #[must_use]
     pub fn with_max_request_bytes(self, bytes: usize) -> Self {
         self.edit(|i| i.max_request_bytes = bytes.max(1024))
+    }
+
+    /// Bounds the answers a stdio connection holds queued and not yet written (default
+    /// [`DEFAULT_MAX_PENDING_OUTPUT`], 8 MiB). When a client stops reading stdout and the
+    /// queue reaches the bound, the server stops reading requests: they wait in the pipe, and
+    /// the client's writes block once it is full. Nothing is dropped; once the client reads
+    /// again every request is answered, in the order the answers were queued. The server then
+    /// holds at most this bound, plus the answers of the requests it had already taken (one
+    /// answer may exceed the bound on its own).
+    ///
+    /// Streamable HTTP needs no such bound: rmcp sends each response stream through a bounded
+    /// channel (16 messages), so a tool's sends wait for a client that does not read.
+    #[must_use]
+    pub fn with_max_pending_output(self, bytes: usize) -> Self {
+        self.edit(|i| i.max_pending_output = bytes.max(1))
     }
 
     /// The `Host` headers streamable HTTP accepts (default: `localhost`, `127.0.0.1`, `::1`,

@@ -20,7 +20,7 @@ pub(super) enum Line {
 const KEPT_CAPACITY: usize = 64 * 1024;
 
 /// How much of an oversized line is kept to look for its id.
-const PREFIX_BYTES: usize = 1024;
+pub(crate) const PREFIX_BYTES: usize = 1024;
 
 pub(super) fn trim(bytes: &[u8]) -> &[u8] {
     let bytes = bytes.strip_suffix(b"\n").unwrap_or(bytes);
@@ -37,9 +37,9 @@ pub(super) fn request_id(value: &Value) -> Option<RequestId> {
 }
 
 /// Finds a top-level-looking `"id": <number or string>` in the first bytes of an oversized
-/// request, so the error can be correlated. Serializers put `id` before `params` (the SDKs
+/// request, so the error can be correlated (also for HTTP requests refused unread, sessions.rs). Serializers put `id` before `params` (the SDKs
 /// emit `jsonrpc`, `id`, `method`, `params`); a miss answers with a null id.
-pub(super) fn find_id(prefix: &[u8]) -> Option<RequestId> {
+pub(crate) fn find_id(prefix: &[u8]) -> Option<RequestId> {
     let text = String::from_utf8_lossy(prefix);
     let params_at = text.find("\"params\"").unwrap_or(text.len());
     let at = text[..params_at].find("\"id\"")?;

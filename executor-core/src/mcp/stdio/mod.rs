@@ -14,9 +14,11 @@
 //! Lines are read on a task of their own and whole messages handed over a channel: rmcp's
 //! service loop drops a pending `receive()` whenever it has something to send, and a read
 //! that lived inside `receive()` lost its half-read line with it. Every line written, rmcp's
-//! and our refusals alike, goes through one ordered [`Writer`].
+//! and our refusals alike, goes through one ordered [`Writer`], whose queue of unwritten bytes
+//! is bounded: past `McpServer::with_max_pending_output`, no further request is read until the
+//! client reads.
 
-mod line;
+pub(crate) mod line;
 mod writer;
 
 use std::future::Future;
@@ -48,12 +50,14 @@ pub(crate) struct LineTransport {
 
 impl LineTransport {
     /// Starts the reader and writer tasks (so it must be called on a Tokio runtime).
-    pub(crate) fn new<R, W>(read: R, write: W, max_line: usize) -> Self
+    /// `max_line` bounds one request line, `max_pending_output` the answers queued and not
+    /// yet written before the reader stops reading requests.
+    pub(crate) fn new<R, W>(read: R, write: W, max_line: usize, max_pending_output: usize) -> Self
     where
         R: AsyncRead + Unpin + Send + 'static,
         W: AsyncWrite + Unpin + Send + 'static,
     {
-        let writer = Writer::spawn(write);
+        let writer = Writer::spawn(write, max_pending_output);
         let (tx, incoming) = mpsc::channel(AHEAD);
         let reader = Reader {
             read: BufReader::new(read),
@@ -164,6 +168,9 @@ impl<R: AsyncRead + Unpin> Reader<R> {
 
     async fn next_message(&mut self) -> io::Result<Option<ClientJsonRpcMessage>> {
         loop {
+            // Backpressure: while the client leaves its answers unread, its requests stay in
+            // the pipe (writer.rs).
+            self.writer.room().await;
             match read_line(&mut self.read, self.max_line, &mut self.line).await? {
                 Line::Eof => return Ok(None),
                 Line::Oversized => {

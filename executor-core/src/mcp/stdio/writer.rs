@@ -5,12 +5,20 @@
 //! own refusals. Queuing is synchronous, so the order is the order of the calls, and a caller
 //! that stops waiting (rmcp drops a pending `receive()`, which may be writing a refusal) never
 //! leaves half a line on the wire: the task writes the line anyway.
+//!
+//! The queue is bounded in bytes, though not by refusing lines (rmcp's replies must all be
+//! written, in order): the writer counts the bytes queued and not yet written, and the reader
+//! waits for [`room`](Writer::room) before it reads the next request. A client that stops
+//! reading stdout therefore stops being read: its writes block on the full pipe, and the
+//! server holds at most the bound plus the answers to requests already taken.
 
 use std::io;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use rmcp::model::ServerJsonRpcMessage;
 use tokio::io::{AsyncWrite, AsyncWriteExt};
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::{Notify, mpsc, oneshot};
 
 /// What the writer task is asked to do.
 enum Job {
@@ -24,18 +32,58 @@ enum Job {
 #[derive(Clone)]
 pub(super) struct Writer {
     jobs: mpsc::UnboundedSender<Job>,
+    pending: Arc<Pending>,
+}
+
+/// The bytes queued and not yet written, against their bound.
+struct Pending {
+    bytes: AtomicUsize,
+    max: usize,
+    /// Set when the writer task ends: nothing will be written any more.
+    stopped: AtomicBool,
+    /// Woken whenever bytes are written, and when the writer stops.
+    written: Notify,
+}
+
+impl Pending {
+    fn sub(&self, bytes: usize) {
+        self.bytes.fetch_sub(bytes, Ordering::AcqRel);
+        self.written.notify_waiters();
+    }
 }
 
 impl Writer {
-    /// Starts the writer task on `write`. It ends after [`close`](Self::close), after a write
-    /// error, or once every handle is gone and the queue is written.
-    pub(super) fn spawn<W>(write: W) -> Self
+    /// Starts the writer task on `write`, with room for `max_pending` bytes queued and not
+    /// yet written (see [`room`](Self::room)). It ends after [`close`](Self::close), after a
+    /// write error, or once every handle is gone and the queue is written.
+    pub(super) fn spawn<W>(write: W, max_pending: usize) -> Self
     where
         W: AsyncWrite + Unpin + Send + 'static,
     {
         let (jobs, queue) = mpsc::unbounded_channel();
-        tokio::spawn(write_queue(write, queue));
-        Self { jobs }
+        let pending = Arc::new(Pending {
+            bytes: AtomicUsize::new(0),
+            max: max_pending,
+            stopped: AtomicBool::new(false),
+            written: Notify::new(),
+        });
+        tokio::spawn(write_queue(write, queue, Arc::clone(&pending)));
+        Self { jobs, pending }
+    }
+
+    /// Resolves once fewer than the bound's bytes wait to be written (at once when the writer
+    /// has stopped: the next write reports that). The reader awaits it before each request, so
+    /// a client that does not read its answers is not read either.
+    pub(super) async fn room(&self) {
+        loop {
+            let written = self.pending.written.notified();
+            if self.pending.bytes.load(Ordering::Acquire) < self.pending.max
+                || self.pending.stopped.load(Ordering::Acquire)
+            {
+                return;
+            }
+            written.await;
+        }
     }
 
     /// Queues `message` as one line now; the future says when it was written and flushed.
@@ -48,7 +96,11 @@ impl Writer {
             .map_err(io::Error::other)
             .and_then(|mut bytes| {
                 bytes.push(b'\n');
-                self.queue(|done| Job::Line(bytes, done))
+                let len = bytes.len();
+                self.pending.bytes.fetch_add(len, Ordering::AcqRel);
+                self.queue(|done| Job::Line(bytes, done)).inspect_err(|_| {
+                    self.pending.sub(len);
+                })
             });
         async move { finished(queued?.await) }
     }
@@ -80,16 +132,26 @@ fn finished(answer: Result<io::Result<()>, oneshot::error::RecvError>) -> io::Re
 
 /// The writer task. Lines queued together are written back to back and flushed once, and
 /// each is acknowledged after that flush.
-async fn write_queue<W>(mut write: W, mut queue: mpsc::UnboundedReceiver<Job>)
-where
+async fn write_queue<W>(
+    mut write: W,
+    mut queue: mpsc::UnboundedReceiver<Job>,
+    pending: Arc<Pending>,
+) where
     W: AsyncWrite + Unpin,
 {
+    // Whatever ends this task, the reader must not wait for room that will never come.
+    let _wake = WakeOnStop(Arc::clone(&pending));
     let mut written = Vec::new();
     while let Some(job) = queue.recv().await {
         let outcome = match job {
             Job::Line(bytes, done) => {
                 written.push(done);
-                match write.write_all(&bytes).await {
+                let outcome = write.write_all(&bytes).await;
+                // The line's memory goes here, with the count.
+                let len = bytes.len();
+                drop(bytes);
+                pending.sub(len);
+                match outcome {
                     Ok(()) if !queue.is_empty() => continue,
                     Ok(()) => write.flush().await,
                     Err(e) => Err(e),
@@ -106,6 +168,16 @@ where
         if outcome.is_err() {
             return;
         }
+    }
+}
+
+/// Marks the writer stopped and wakes the reader when the writer task ends.
+struct WakeOnStop(Arc<Pending>);
+
+impl Drop for WakeOnStop {
+    fn drop(&mut self) {
+        self.0.stopped.store(true, Ordering::Release);
+        self.0.written.notify_waiters();
     }
 }
 
