@@ -345,18 +345,19 @@ async fn each_quickstart_skill_example_is_a_call_the_tool_accepts() {
         outcomes.push((example.to_owned(), outcome));
     }
     let expected = [
+        // The city's doc comment quotes "Paris", which the tool knows: the example succeeds.
         (
-            r#"{"arguments":{"city":"example"},"tool":"get_weather"}"#,
-            json!("weather service unavailable"),
+            r#"{"arguments":{"city":"Paris"},"tool":"get_weather"}"#,
+            json!({"city": "Paris", "temperature": 18.5, "unit": "celsius"}),
         ),
         (r#"{"arguments":{"a":1,"b":1},"tool":"add"}"#, json!(2)),
         (
-            r#"{"arguments":{"words":["example"]},"tool":"join_words"}"#,
-            json!("example"),
+            r#"{"arguments":{"words":["words"]},"tool":"join_words"}"#,
+            json!("words"),
         ),
         (
-            r#"{"arguments":{"text":"example"},"tool":"trim"}"#,
-            json!("example"),
+            r#"{"arguments":{"text":"text"},"tool":"trim"}"#,
+            json!("text"),
         ),
         (r#"{"arguments":{},"tool":"bump"}"#, json!(1)),
         (r#"{"arguments":{},"tool":"read"}"#, json!(1)),

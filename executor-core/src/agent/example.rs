@@ -1,9 +1,11 @@
 //! A tool skill's example: a call built from the tool's input schema that the tool accepts.
 //!
 //! Every required property gets a sample of its type (a `const`, the first `enum` value, the
-//! first of `examples`, the `default`, or `1`, `false`, `"example"`, a sample of a known string
-//! `format`, one-item arrays, objects of their required properties), within the schema's
-//! bounds. Where no sample is certain to be accepted (a `pattern`, a `not`, an unknown
+//! first of `examples`, the `default`, or `1`, `false`, a sample of a known string `format`,
+//! one-item arrays, objects of their required properties), within the schema's bounds. A
+//! plain string is the example its description quotes (`City name, e.g. "Paris".` gives
+//! `"Paris"`), else the property's own name (`{"query": "query"}`), so a reader sees what
+//! each argument is for rather than a placeholder. Where no sample is certain to be accepted (a `pattern`, a `not`, an unknown
 //! `format`, bounds that cannot be met) there is no example: a card should not show a call
 //! that fails.
 
@@ -22,7 +24,7 @@ const MAX_LEN: u64 = 64;
 /// when no argument object can be built that the schema is sure to accept.
 pub(super) fn example_call(spec: &ToolSpec) -> Option<String> {
     let root = &spec.input_schema;
-    let arguments = Sample { root }.of(root, 0)?;
+    let arguments = Sample { root }.of(root, None, 0)?;
     Some(json!({"tool": spec.name, "arguments": arguments}).to_string())
 }
 
@@ -32,7 +34,8 @@ struct Sample<'a> {
 }
 
 impl Sample<'_> {
-    fn of(&self, schema: &Value, depth: u8) -> Option<Value> {
+    /// A sample of `schema`; `name` is the property it describes, when it is one.
+    fn of(&self, schema: &Value, name: Option<&str>, depth: u8) -> Option<Value> {
         if depth > MAX_DEPTH {
             return None;
         }
@@ -48,25 +51,27 @@ impl Sample<'_> {
             return Some(given);
         }
         if let Some(target) = schema.get("$ref").and_then(Value::as_str) {
-            return self.of(self.resolve(target)?, depth + 1);
+            return self.of(self.resolve(target)?, name, depth + 1);
         }
         if let Some(first) = ["anyOf", "oneOf"]
             .iter()
             .find_map(|key| schema.get(*key).and_then(Value::as_array))
         {
-            return first.iter().find_map(|branch| self.of(branch, depth + 1));
+            return first
+                .iter()
+                .find_map(|branch| self.of(branch, name, depth + 1));
         }
         if let Some(all) = schema.get("allOf").and_then(Value::as_array) {
             // Several branches would have to be merged; one is the common `$ref` wrapper.
             return match all.as_slice() {
-                [only] => self.of(only, depth + 1),
+                [only] => self.of(only, name, depth + 1),
                 _ => None,
             };
         }
-        self.of_type(schema, depth)
+        self.of_type(schema, name, depth)
     }
 
-    fn of_type(&self, schema: &Map<String, Value>, depth: u8) -> Option<Value> {
+    fn of_type(&self, schema: &Map<String, Value>, name: Option<&str>, depth: u8) -> Option<Value> {
         let ty = match schema.get("type") {
             Some(Value::String(ty)) => ty.as_str(),
             Some(Value::Array(types)) if types.iter().any(|t| t == "null") => "null",
@@ -79,17 +84,17 @@ impl Sample<'_> {
             "null" => Some(Value::Null),
             "boolean" => Some(Value::Bool(false)),
             "integer" | "number" => number(schema).map(Value::from),
-            "string" => string(schema).map(Value::from),
-            "array" => self.array(schema, depth),
+            "string" => string(schema, name).map(Value::from),
+            "array" => self.array(schema, name, depth),
             "object" => self.object(schema, depth),
             _ => None,
         }
     }
 
     /// One item (or `minItems` of them), or the tuple of `prefixItems`.
-    fn array(&self, schema: &Map<String, Value>, depth: u8) -> Option<Value> {
+    fn array(&self, schema: &Map<String, Value>, name: Option<&str>, depth: u8) -> Option<Value> {
         if let Some(prefix) = schema.get("prefixItems").and_then(Value::as_array) {
-            let items = prefix.iter().map(|item| self.of(item, depth + 1));
+            let items = prefix.iter().map(|item| self.of(item, None, depth + 1));
             return items.collect::<Option<Vec<_>>>().map(Value::Array);
         }
         let min = bound(schema, "minItems").unwrap_or(0);
@@ -102,7 +107,7 @@ impl Sample<'_> {
         if count < min || count > MAX_LEN || (count > 1 && unique) {
             return None;
         }
-        let item = self.of(item, depth + 1)?;
+        let item = self.of(item, name, depth + 1)?;
         let count = usize::try_from(count).ok()?;
         Some(Value::Array(vec![item; count]))
     }
@@ -119,7 +124,7 @@ impl Sample<'_> {
         {
             let name = name.as_str()?;
             let property = properties?.get(name)?;
-            out.insert(name.to_owned(), self.of(property, depth + 1)?);
+            out.insert(name.to_owned(), self.of(property, Some(name), depth + 1)?);
         }
         Some(Value::Object(out))
     }
@@ -163,11 +168,13 @@ fn number(schema: &Map<String, Value>) -> Option<i64> {
     fits.then_some(value as i64)
 }
 
-/// The sample of a string without a `format`.
+/// The sample of a string without a `format` that has neither a quoted example in its
+/// description nor a property name.
 const SAMPLE: &str = "example";
 
-/// A sample of a known `format`, else `"example"` (or `x`s when the length bounds ask).
-fn string(schema: &Map<String, Value>) -> Option<String> {
+/// A sample of a known `format`; else the example the description quotes, the property's
+/// name or `"example"`, the first that fits the length bounds (or `x`s when they ask).
+fn string(schema: &Map<String, Value>, name: Option<&str>) -> Option<String> {
     if let Some(format) = schema.get("format").and_then(Value::as_str) {
         let sample = match format {
             "date-time" => "2026-01-01T00:00:00Z",
@@ -186,15 +193,41 @@ fn string(schema: &Map<String, Value>) -> Option<String> {
     }
     let min = bound(schema, "minLength").unwrap_or(0);
     let max = bound(schema, "maxLength").unwrap_or(u64::MAX);
-    let len = SAMPLE.len() as u64;
-    if (min..=max).contains(&len) {
-        return Some(SAMPLE.to_owned());
+    let quoted = schema
+        .get("description")
+        .and_then(Value::as_str)
+        .and_then(quoted_example);
+    let fits = |s: &&str| (min..=max).contains(&(s.chars().count() as u64));
+    if let Some(sample) = [quoted, name, Some(SAMPLE)]
+        .into_iter()
+        .flatten()
+        .find(fits)
+    {
+        return Some(sample.to_owned());
     }
     let count = min.max(1);
     let count = usize::try_from(count)
         .ok()
         .filter(|_| count <= max.min(MAX_LEN))?;
     Some("x".repeat(count))
+}
+
+/// The first value a description quotes as an example: `e.g. "Paris"`, `for example 'metric'`,
+/// `such as `Oslo``.
+fn quoted_example(description: &str) -> Option<&str> {
+    ["e.g.", "for example", "such as", "like"]
+        .iter()
+        .find_map(|lead| {
+            let after = &description[description.find(lead)? + lead.len()..];
+            let after = after.trim_start_matches([',', ':', ' ']);
+            let quote = after
+                .chars()
+                .next()
+                .filter(|c| ['"', '\'', '`'].contains(c))?;
+            let rest = &after[quote.len_utf8()..];
+            let value = &rest[..rest.find(quote)?];
+            (!value.is_empty()).then_some(value)
+        })
 }
 
 fn bound(schema: &Map<String, Value>, key: &str) -> Option<u64> {
@@ -206,7 +239,7 @@ mod tests {
     use super::*;
 
     fn sample(schema: &Value) -> Option<Value> {
-        Sample { root: schema }.of(schema, 0)
+        Sample { root: schema }.of(schema, None, 0)
     }
 
     #[test]
@@ -234,8 +267,8 @@ mod tests {
         assert_eq!(
             sample(&schema),
             Some(json!({
-                "city": "example", "days": 1, "above": 10, "below": 0, "flag": false,
-                "maybe": null, "words": ["example"], "pair": [1, false], "unit": "celsius",
+                "city": "city", "days": 1, "above": 10, "below": 0, "flag": false,
+                "maybe": null, "words": ["words"], "pair": [1, false], "unit": "celsius",
                 "when": "2026-01-01T00:00:00Z", "letter": "x",
             }))
         );
@@ -288,5 +321,30 @@ mod tests {
             });
             assert_eq!(sample(&schema), Some(json!({"x": expected})), "{property}");
         }
+    }
+
+    #[test]
+    fn a_plain_string_is_the_description_example_or_the_property_name() {
+        let schema = json!({
+            "type": "object",
+            "properties": {
+                "city": {"type": "string", "description": "City name, e.g. \"Paris\"."},
+                "unit": {"type": "string", "description": "A unit such as 'metric'."},
+                "query": {"type": "string", "description": "What to look for."},
+                "code": {"type": "string", "maxLength": 2, "description": "e.g. `NOR`"},
+                "tags": {"type": "array", "items": {"type": "string"}},
+            },
+            "required": ["city", "unit", "query", "code", "tags"],
+        });
+        assert_eq!(
+            sample(&schema),
+            Some(json!({
+                "city": "Paris", "unit": "metric", "query": "query", "code": "x",
+                "tags": ["tags"],
+            }))
+        );
+        assert_eq!(quoted_example("no example here"), None);
+        assert_eq!(quoted_example("e.g. \"\" is empty"), None);
+        assert_eq!(quoted_example("for example: `x y`"), Some("x y"));
     }
 }
