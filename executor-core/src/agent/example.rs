@@ -212,8 +212,8 @@ fn string(schema: &Map<String, Value>, name: Option<&str>) -> Option<String> {
     Some("x".repeat(count))
 }
 
-/// The first value a description quotes as an example: `e.g. "Paris"`, `for example 'metric'`,
-/// `such as `Oslo``.
+/// The first value a description quotes as an example after `e.g.`, `for example`, `such as`
+/// or `like`, in double, single or back quotes (`e.g. "Paris"` gives `Paris`).
 fn quoted_example(description: &str) -> Option<&str> {
     ["e.g.", "for example", "such as", "like"]
         .iter()
