@@ -106,11 +106,10 @@ fn marked(pid: &str, mark: &[u8]) -> bool {
         return false;
     };
     // `pid (comm) state …`: comm may hold spaces, so read the state after the last `)`.
-    if stat
-        .rsplit_once(')')
-        .map(|(_, rest)| rest.trim_start().starts_with('Z'))
-        != Some(false)
-    {
+    let Some((_, rest)) = stat.rsplit_once(')') else {
+        return false;
+    };
+    if rest.trim_start().starts_with('Z') {
         return false;
     }
     std::fs::read(proc.join("environ"))
