@@ -30,13 +30,16 @@ impl SubprocessToolExecutor {
         )
         .map_err(|e| ToolFailure::internal(format!("request did not serialize: {e}")))?;
         line.push(b'\n');
-        let (mut child, group) = tool.command.spawn(Stdio::piped()).map_err(|e| {
-            ToolFailure::ordinary(format!(
-                "subprocess tool `{name}`: could not start {}: {e}",
-                tool.command.program_name()
-            ))
-            .with_code("subprocess_spawn")
-        })?;
+        let (mut child, group) = tool
+            .command
+            .spawn(Stdio::piped(), Some(&self.supervisor))
+            .map_err(|e| {
+                ToolFailure::ordinary(format!(
+                    "subprocess tool `{name}`: could not start {}: {e}",
+                    tool.command.program_name()
+                ))
+                .with_code("subprocess_spawn")
+            })?;
         // From here on, leaving this function by any path (timeout, cancellation, the caller
         // dropping the call) kills the whole group; the host ending kills it too.
         let (stdin, stdout, stderr) =

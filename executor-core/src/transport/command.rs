@@ -7,10 +7,11 @@ use std::borrow::Cow;
 use std::ffi::OsString;
 use std::path::PathBuf;
 use std::process::Stdio;
+use std::sync::Arc;
 
 use tokio::process::Child;
 
-use super::process_group::{Group, spawn};
+use super::process_group::{Group, SharedSupervisor, spawn};
 
 /// A program, its arguments, environment and working directory.
 #[derive(Debug, Clone)]
@@ -41,8 +42,12 @@ impl CommandLine {
     /// Starts it: piped stdin and stdout, `stderr` as given, killed when the child handle is
     /// dropped, in a new process group (so it and everything it starts can be killed together)
     /// that is also killed when the host ends, however it ends (see
-    /// [`process_group`](super::process_group)).
-    pub(crate) fn spawn(&self, stderr: Stdio) -> std::io::Result<(Child, Group)> {
+    /// [`process_group`](super::process_group)): by a supervisor of its own, or by `shared`.
+    pub(crate) fn spawn(
+        &self,
+        stderr: Stdio,
+        shared: Option<&Arc<SharedSupervisor>>,
+    ) -> std::io::Result<(Child, Group)> {
         let mut command = tokio::process::Command::new(&self.program);
         command
             .args(&self.args)
@@ -54,7 +59,7 @@ impl CommandLine {
         if let Some(dir) = &self.cwd {
             command.current_dir(dir);
         }
-        spawn(&mut command)
+        spawn(&mut command, shared)
     }
 }
 

@@ -36,7 +36,7 @@ pub(super) fn spawn_stdio(command: &CommandLine) -> std::io::Result<(StdioTransp
     // Should the watching task never run (the runtime is shutting down), dropping the child
     // (killed on drop) still kills the server.
     // The group also dies with the host, however it ends (`transport::process_group`).
-    let (mut child, group) = command.spawn(Stdio::inherit())?;
+    let (mut child, group) = command.spawn(Stdio::inherit(), None)?;
     let group = Arc::new(group);
     let (Some(stdout), Some(stdin)) = (child.stdout.take(), child.stdin.take()) else {
         group.kill_once();
