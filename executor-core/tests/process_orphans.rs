@@ -44,51 +44,22 @@ fn host_process() {
         .build()
         .unwrap();
     // Held until the host ends: dropped when it returns or unwinds, never on the other paths.
-    let _running: Box<dyn std::any::Any> = match executor {
-        #[cfg(feature = "mcp")]
-        "mcp" | "mcp-setsid" => {
-            let script = if executor == "mcp" {
-                "stubborn_mcp.sh"
-            } else {
-                "setsid_mcp.sh"
-            };
-            let config = tool_executor::mcp::McpServerConfig::stdio("stubborn", "sh")
-                .arg(fixture(script))
-                .protocol(tool_executor::mcp::McpProtocol::Initialize);
-            let connect = tool_executor::mcp::McpToolExecutor::connect(config);
-            let executor = runtime
-                .block_on(async { tokio::time::timeout(START, connect).await })
-                .expect("the stub server answers the handshake")
-                .unwrap();
-            std::fs::write(&ready, b"").unwrap();
-            Box::new(executor)
-        }
-        #[cfg(feature = "subprocess")]
-        "subprocess" => {
-            use tool_executor::ToolExecutor;
-            use tool_executor::subprocess::{SubprocessTool, SubprocessToolExecutor};
-            let started = ready.with_extension("started");
-            let tools = SubprocessToolExecutor::new().with_tool(
-                "stubborn",
-                SubprocessTool::new("sh")
-                    .arg(fixture("stubborn_tool.sh"))
-                    .env("STARTED", &started)
-                    .timeout(Duration::from_secs(600)),
-            );
-            let call = runtime.spawn(async move {
-                let _ = tools.execute("stubborn", &serde_json::json!({})).await;
-            });
-            let since = Instant::now();
-            while !started.exists() {
-                assert!(since.elapsed() < START, "the call never started");
-                std::thread::sleep(Duration::from_millis(10));
-            }
-            let _ = std::fs::remove_file(&started);
-            std::fs::write(&ready, b"").unwrap();
-            Box::new(call)
-        }
-        other => panic!("no executor `{other}` in this build"),
-    };
+    let mut running: Vec<Box<dyn std::any::Any>> = Vec::new();
+    #[cfg(feature = "mcp")]
+    match executor {
+        "mcp" | "both" => running.push(start_server(&runtime, "stubborn_mcp.sh")),
+        "mcp-setsid" => running.push(start_server(&runtime, "setsid_mcp.sh")),
+        _ => {}
+    }
+    #[cfg(feature = "subprocess")]
+    if matches!(executor, "subprocess" | "both") {
+        running.push(start_call(&runtime, &ready.with_extension("started")));
+    }
+    assert!(
+        !running.is_empty(),
+        "no executor `{executor}` in this build"
+    );
+    std::fs::write(&ready, b"").unwrap();
     match path {
         "return" => {}
         "panic" => panic!("the host panics"),
@@ -97,6 +68,44 @@ fn host_process() {
         "term" | "kill" => std::thread::sleep(Duration::from_secs(30)),
         other => panic!("no path `{other}`"),
     }
+}
+
+/// Connects an `McpToolExecutor` to `script` (`sh script`).
+#[cfg(feature = "mcp")]
+fn start_server(runtime: &tokio::runtime::Runtime, script: &str) -> Box<dyn std::any::Any> {
+    let config = tool_executor::mcp::McpServerConfig::stdio("stubborn", "sh")
+        .arg(fixture(script))
+        .protocol(tool_executor::mcp::McpProtocol::Initialize);
+    let connect = tool_executor::mcp::McpToolExecutor::connect(config);
+    let executor = runtime
+        .block_on(async { tokio::time::timeout(START, connect).await })
+        .expect("the stub server answers the handshake")
+        .unwrap();
+    Box::new(executor)
+}
+
+/// Starts a subprocess call that never ends, and waits for the script to create `started`.
+#[cfg(feature = "subprocess")]
+fn start_call(runtime: &tokio::runtime::Runtime, started: &Path) -> Box<dyn std::any::Any> {
+    use tool_executor::ToolExecutor;
+    use tool_executor::subprocess::{SubprocessTool, SubprocessToolExecutor};
+    let tools = SubprocessToolExecutor::new().with_tool(
+        "stubborn",
+        SubprocessTool::new("sh")
+            .arg(fixture("stubborn_tool.sh"))
+            .env("STARTED", started)
+            .timeout(Duration::from_secs(600)),
+    );
+    let call = runtime.spawn(async move {
+        let _ = tools.execute("stubborn", &serde_json::json!({})).await;
+    });
+    let since = Instant::now();
+    while !started.exists() {
+        assert!(since.elapsed() < START, "the call never started");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let _ = std::fs::remove_file(started);
+    Box::new(call)
 }
 
 /// Whether `pid` is a live (not zombie) process with `MARK=mark` in its environment.
@@ -147,6 +156,11 @@ fn reap(host: &mut Child) {
 /// Runs a host that starts `executor` and ends by `path`, and returns the processes it started
 /// that are still running `SETTLE` after it is gone (killing them afterwards).
 fn leftovers(executor: &str, path: &str) -> Vec<String> {
+    leftovers_after(executor, path, |_, _| {})
+}
+
+/// [`leftovers`], calling `inspect(host pid, mark)` once the host is ready.
+fn leftovers_after(executor: &str, path: &str, inspect: impl FnOnce(u32, &str)) -> Vec<String> {
     let mark = format!("{}-{executor}-{path}", std::process::id());
     let ready = std::env::temp_dir().join(format!("executor-orphans-{mark}.ready"));
     let _ = std::fs::remove_file(&ready);
@@ -171,6 +185,12 @@ fn leftovers(executor: &str, path: &str) -> Vec<String> {
         std::thread::sleep(Duration::from_millis(10));
     }
     let _ = std::fs::remove_file(&ready);
+    // A failed inspection still ends the host and its processes before it is reported.
+    let inspected =
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| inspect(host.id(), &mark)));
+    if inspected.is_err() && path != "term" {
+        let _ = host.kill();
+    }
     match path {
         "term" => {
             let status = Command::new("kill")
@@ -192,6 +212,9 @@ fn leftovers(executor: &str, path: &str) -> Vec<String> {
     for member in &left {
         let pid = member.split(' ').next().unwrap();
         let _ = Command::new("kill").args(["-KILL", pid]).status();
+    }
+    if let Err(panic) = inspected {
+        std::panic::resume_unwind(panic);
     }
     left
 }
@@ -263,6 +286,89 @@ mod subprocess {
     fn the_host_gets_sigkill() {
         assert_none_left("subprocess", "kill");
     }
+}
+
+/// The documented limit: a process that leaves the group (`setsid`) is out of reach. The host
+/// returns normally, and the daemonised `sleep` is the one process left.
+#[cfg(feature = "mcp")]
+#[test]
+fn a_server_that_calls_setsid_escapes() {
+    let left = leftovers("mcp-setsid", "return");
+    assert_eq!(left.len(), 1, "{left:#?}");
+    assert!(left[0].ends_with(" sleep 600"), "{left:#?}");
+}
+
+/// The descriptors of `pid`: `(fd, target, flags)`, the flags octal from `fdinfo`.
+fn descriptors(pid: &str) -> Vec<(String, String, u32)> {
+    let mut found = Vec::new();
+    let dir = Path::new("/proc").join(pid);
+    let Ok(entries) = std::fs::read_dir(dir.join("fd")) else {
+        return found;
+    };
+    for entry in entries.flatten() {
+        let fd = entry.file_name().to_string_lossy().into_owned();
+        let (Ok(target), Ok(info)) = (
+            std::fs::read_link(entry.path()),
+            std::fs::read_to_string(dir.join("fdinfo").join(&fd)),
+        ) else {
+            continue; // closed meanwhile
+        };
+        let flags = info
+            .lines()
+            .find_map(|line| line.strip_prefix("flags:"))
+            .and_then(|octal| u32::from_str_radix(octal.trim(), 8).ok())
+            .unwrap_or_default();
+        found.push((fd, target.to_string_lossy().into_owned(), flags));
+    }
+    found
+}
+
+/// The write end of each supervisor's pipe is open in the host only, close-on-exec, though the
+/// host started more children after it: a stdio server's own supervisor, then a subprocess call
+/// with the executor's shared one.
+#[cfg(all(feature = "mcp", feature = "subprocess"))]
+#[test]
+fn only_the_host_holds_the_supervisors_pipes() {
+    const O_ACCMODE: u32 = 0o3;
+    const O_WRONLY: u32 = 0o1;
+    const O_CLOEXEC: u32 = 0o2_000_000;
+    let left = leftovers_after("both", "kill", |host, mark| {
+        let host = host.to_string();
+        let mut pids: Vec<String> = members(mark)
+            .iter()
+            .map(|m| m.split(' ').next().unwrap().to_owned())
+            .collect();
+        let supervisors: Vec<String> = members(mark)
+            .into_iter()
+            .filter(|m| m.contains("kill -s KILL"))
+            .map(|m| m.split(' ').next().unwrap().to_owned())
+            .collect();
+        assert_eq!(supervisors.len(), 2, "{:#?}", members(mark));
+        // The host carries the mark too.
+        assert!(pids.contains(&host));
+        for supervisor in supervisors {
+            let (_, pipe, _) = descriptors(&supervisor)
+                .into_iter()
+                .find(|(fd, _, _)| fd == "0")
+                .expect("the supervisor's stdin");
+            assert!(pipe.starts_with("pipe:"), "{pipe}");
+            let writers: Vec<(String, u32)> = pids
+                .iter()
+                .flat_map(|pid| {
+                    descriptors(pid)
+                        .into_iter()
+                        .filter(|(_, target, flags)| {
+                            *target == pipe && flags & O_ACCMODE == O_WRONLY
+                        })
+                        .map(move |(_, _, flags)| (pid.clone(), flags))
+                })
+                .collect();
+            assert_eq!(writers.len(), 1, "{supervisor}'s {pipe}: {writers:?}");
+            assert_eq!(writers[0].0, host, "held by the host only");
+            assert_ne!(writers[0].1 & O_CLOEXEC, 0, "close-on-exec");
+        }
+    });
+    assert!(left.is_empty(), "{left:#?}");
 }
 
 /// What starting a process costs a call: `cargo test --all-features --test process_orphans --
