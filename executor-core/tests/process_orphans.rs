@@ -299,6 +299,7 @@ fn a_server_that_calls_setsid_escapes() {
 }
 
 /// The descriptors of `pid`: `(fd, target, flags)`, the flags octal from `fdinfo`.
+#[cfg(all(feature = "mcp", feature = "subprocess"))]
 fn descriptors(pid: &str) -> Vec<(String, String, u32)> {
     let mut found = Vec::new();
     let dir = Path::new("/proc").join(pid);
@@ -334,7 +335,7 @@ fn only_the_host_holds_the_supervisors_pipes() {
     const O_CLOEXEC: u32 = 0o2_000_000;
     let left = leftovers_after("both", "kill", |host, mark| {
         let host = host.to_string();
-        let mut pids: Vec<String> = members(mark)
+        let pids: Vec<String> = members(mark)
             .iter()
             .map(|m| m.split(' ').next().unwrap().to_owned())
             .collect();
