@@ -134,17 +134,19 @@ async fn slow_reports_progress_and_can_be_cut_short() {
     );
 }
 
-/// A file for the wrapper to write its process group id into.
+/// A file for the wrapper to write its pid and its process group id into.
 fn pid_file(tag: &str) -> PathBuf {
     let path = std::env::temp_dir().join(format!("executor-mcp-{}-{tag}.pid", std::process::id()));
     let _ = std::fs::remove_file(&path);
     path
 }
 
-/// `sh -c script pid_file`: the script sees the pid file as `$0` and the demo as `$DEMO`.
+/// `sh -c script pid_file`: the script sees the pid file as `$0` and the demo as `$DEMO`, and
+/// `record FILE` writes `pid pgid` (its own, from `/proc`) into FILE.
 fn wrapped(script: &str, pid_file: &PathBuf) -> McpServerConfig {
+    let record = r#"record() { read -r _ _ _ _ g _ < /proc/$$/stat; echo "$$ $g" > "$1"; }; "#;
     McpServerConfig::stdio("demo", "sh")
-        .args(["-c", script])
+        .args(["-c", &format!("{record}{script}")])
         .arg(pid_file)
         .env(
             "DEMO",
@@ -153,19 +155,28 @@ fn wrapped(script: &str, pid_file: &PathBuf) -> McpServerConfig {
         .env("RUST_BACKTRACE", "0")
 }
 
-/// Waits for the wrapper to write its pid (the group's id: it leads its own group).
-async fn group_of(pid_file: &PathBuf) -> i32 {
+/// Waits for the wrapper to write its pid and group id (`record`), and returns both. The group
+/// is led by the executor's supervisor (`transport/process_group.rs`), not by the wrapper.
+async fn recorded(pid_file: &PathBuf) -> (i32, i32) {
     tokio::time::timeout(WAIT, async {
         loop {
             let text = std::fs::read_to_string(pid_file).unwrap_or_default();
-            if let Ok(pid) = text.trim().parse() {
-                return pid;
+            if let Some((Ok(pid), Ok(group))) = text
+                .split_once(' ')
+                .map(|(pid, group)| (pid.parse(), group.trim().parse()))
+            {
+                return (pid, group);
             }
             tokio::time::sleep(Duration::from_millis(10)).await;
         }
     })
     .await
     .expect("the wrapper writes its pid")
+}
+
+/// Waits for the wrapper to write its group id.
+async fn group_of(pid_file: &PathBuf) -> i32 {
+    recorded(pid_file).await.1
 }
 
 /// The live (not zombie) processes in process group `group`, from `/proc/<pid>/stat`.
@@ -213,7 +224,7 @@ async fn assert_group_gone(pgid: i32, when: &str) {
 async fn a_server_that_never_answers_initialize_is_given_up_and_killed() {
     let pids = pid_file("silent");
     // Reads nothing, answers nothing; a background child keeps the group busy.
-    let config = wrapped(r#"echo $$ > "$0"; sleep 600 & wait"#, &pids)
+    let config = wrapped(r#"record "$0"; sleep 600 & wait"#, &pids)
         .handshake_timeout(Duration::from_millis(300));
     let started = std::time::Instant::now();
     let outcome = tokio::time::timeout(WAIT, McpToolExecutor::connect(config))
@@ -240,7 +251,7 @@ async fn dropping_the_executor_kills_the_wrapper_and_everything_it_started() {
     demo_bin();
     let pids = pid_file("drop");
     // `sh` stays the parent (a command follows the demo), with a background child beside it.
-    let config = wrapped(r#"echo $$ > "$0"; sleep 600 & "$DEMO"; exit $?"#, &pids);
+    let config = wrapped(r#"record "$0"; sleep 600 & "$DEMO"; exit $?"#, &pids);
     let demo = tokio::time::timeout(WAIT, McpToolExecutor::connect(config))
         .await
         .unwrap()
@@ -250,7 +261,11 @@ async fn dropping_the_executor_kills_the_wrapper_and_everything_it_started() {
         Ok(json!(42))
     );
     let group = group_of(&pids).await;
-    assert_eq!(members(group).len(), 3, "sh, sleep and the demo");
+    assert_eq!(
+        members(group).len(),
+        4,
+        "the supervisor, sh, sleep and the demo"
+    );
     drop(demo);
     assert_group_gone(group, "after dropping the executor").await;
 }
@@ -261,17 +276,21 @@ async fn dropping_the_executor_kills_the_wrapper_and_everything_it_started() {
 async fn a_server_that_exits_takes_its_group_and_the_next_call_restarts_it() {
     demo_bin();
     let pids = pid_file("exit");
-    // The demo replaces the shell, so the group's leader is the server itself.
-    let config = wrapped(r#"echo $$ > "$0"; sleep 600 & exec "$DEMO""#, &pids);
+    // The demo replaces the shell, so the recorded pid is the server itself.
+    let config = wrapped(r#"record "$0"; sleep 600 & exec "$DEMO""#, &pids);
     let demo = tokio::time::timeout(WAIT, McpToolExecutor::connect(config))
         .await
         .unwrap()
         .unwrap();
-    let first = group_of(&pids).await;
-    assert_eq!(members(first).len(), 2, "the demo and sleep");
+    let (server, first) = recorded(&pids).await;
+    assert_eq!(
+        members(first).len(),
+        3,
+        "the supervisor, the demo and sleep"
+    );
     std::fs::remove_file(&pids).unwrap();
     let killed = std::process::Command::new("kill")
-        .args(["-9", &first.to_string()])
+        .args(["-9", &server.to_string()])
         .status()
         .unwrap();
     assert!(killed.success());
@@ -303,16 +322,16 @@ async fn a_restart_that_never_answers_is_bounded_by_the_handshake_timeout() {
     let first_pid = PathBuf::from(format!("{}.first", pids.display()));
     let _ = std::fs::remove_file(&first_pid);
     // The first start is the demo; any later start never answers.
-    let script = r#"if [ -e "$0.first" ]; then echo $$ > "$0"; sleep 600 & wait;
-        else echo $$ > "$0.first"; exec "$DEMO"; fi"#;
+    let script = r#"if [ -e "$0.first" ]; then record "$0"; sleep 600 & wait;
+        else record "$0.first"; exec "$DEMO"; fi"#;
     let config = wrapped(script, &pids).handshake_timeout(Duration::from_millis(300));
     let demo = tokio::time::timeout(WAIT, McpToolExecutor::connect(config))
         .await
         .unwrap()
         .unwrap();
-    let first = group_of(&first_pid).await;
+    let (server, first) = recorded(&first_pid).await;
     let killed = std::process::Command::new("kill")
-        .args(["-9", &first.to_string()])
+        .args(["-9", &server.to_string()])
         .status()
         .unwrap();
     assert!(killed.success());

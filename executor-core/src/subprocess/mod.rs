@@ -11,8 +11,10 @@
 //!
 //! What this adds to the seed: the process runs in its own process group, and the whole group
 //! is killed when the call times out, is cancelled or dropped, or when the program exits
-//! (a background child it left behind does not outlive the call); stdout is bounded and must
-//! be one JSON-RPC response; stderr is bounded and reported in the error.
+//! (a background child it left behind does not outlive the call), and when the host itself
+//! ends mid-call, however it ends (`std::process::exit`, SIGKILL: one supervising `sh` per
+//! executor, see `transport/process_group.rs`); stdout is bounded and must be one JSON-RPC
+//! response; stderr is bounded and reported in the error.
 
 mod config;
 mod outcome;
@@ -30,6 +32,7 @@ use crate::failure::ToolFailure;
 use crate::tool::SpecList;
 use crate::tool::route::unserved;
 use crate::tool::{BoxFuture, ContextExecutor, ToolContext, ToolExecution, ToolExecutor, ToolSpec};
+use crate::transport::process_group::SharedSupervisor;
 
 /// Programs as tools, one process per call (see the [module docs](self)).
 ///
@@ -43,6 +46,8 @@ pub struct SubprocessToolExecutor {
     specs: SpecList,
     fallback: Option<Arc<dyn ToolExecutor>>,
     next_id: Arc<AtomicU64>,
+    /// Kills the calls' groups if the host ends mid-call, one for every call (and clone).
+    supervisor: Arc<SharedSupervisor>,
 }
 
 impl std::fmt::Debug for SubprocessToolExecutor {

@@ -11,7 +11,6 @@ use super::outcome::{Captured, parse_response};
 use super::{SubprocessTool, SubprocessToolExecutor};
 use crate::failure::ToolFailure;
 use crate::tool::ToolContext;
-use crate::transport::process_group::Group;
 
 impl SubprocessToolExecutor {
     /// Runs `tool` once for the call `name(params)` and reads its answer.
@@ -31,16 +30,18 @@ impl SubprocessToolExecutor {
         )
         .map_err(|e| ToolFailure::internal(format!("request did not serialize: {e}")))?;
         line.push(b'\n');
-        let mut child = tool.command.command(Stdio::piped()).spawn().map_err(|e| {
-            ToolFailure::ordinary(format!(
-                "subprocess tool `{name}`: could not start {}: {e}",
-                tool.command.program_name()
-            ))
-            .with_code("subprocess_spawn")
-        })?;
+        let (mut child, group) = tool
+            .command
+            .spawn(Stdio::piped(), Some(&self.supervisor))
+            .map_err(|e| {
+                ToolFailure::ordinary(format!(
+                    "subprocess tool `{name}`: could not start {}: {e}",
+                    tool.command.program_name()
+                ))
+                .with_code("subprocess_spawn")
+            })?;
         // From here on, leaving this function by any path (timeout, cancellation, the caller
-        // dropping the call) kills the whole group.
-        let group = Group::new(child.id());
+        // dropping the call) kills the whole group; the host ending kills it too.
         let (stdin, stdout, stderr) =
             (child.stdin.take(), child.stdout.take(), child.stderr.take());
         let write = async move {

@@ -1,14 +1,17 @@
 //! The command line of a process transport (a subprocess tool, a stdio MCP server), the
 //! builder methods their public configs share ([`command_builder!`]) and the way every such
-//! process is started: piped stdin and stdout, killed on drop, the leader of its own process
-//! group.
+//! process is started: piped stdin and stdout, killed on drop, in a supervised process group of
+//! its own ([`process_group`](super::process_group)).
 
 use std::borrow::Cow;
 use std::ffi::OsString;
 use std::path::PathBuf;
 use std::process::Stdio;
+use std::sync::Arc;
 
-use super::process_group::own_group;
+use tokio::process::Child;
+
+use super::process_group::{Group, SharedSupervisor, spawn};
 
 /// A program, its arguments, environment and working directory.
 #[derive(Debug, Clone)]
@@ -36,10 +39,15 @@ impl CommandLine {
         self.program.to_string_lossy()
     }
 
-    /// The command that starts it: piped stdin and stdout, `stderr` as given, killed when the
-    /// child handle is dropped, the leader of a new process group (so it and everything it
-    /// starts can be killed together, see [`Group`](super::process_group::Group)).
-    pub(crate) fn command(&self, stderr: Stdio) -> tokio::process::Command {
+    /// Starts it: piped stdin and stdout, `stderr` as given, killed when the child handle is
+    /// dropped, in a new process group (so it and everything it starts can be killed together)
+    /// that is also killed when the host ends, however it ends (see
+    /// [`process_group`](super::process_group)): by a supervisor of its own, or by `shared`.
+    pub(crate) fn spawn(
+        &self,
+        stderr: Stdio,
+        shared: Option<&Arc<SharedSupervisor>>,
+    ) -> std::io::Result<(Child, Group)> {
         let mut command = tokio::process::Command::new(&self.program);
         command
             .args(&self.args)
@@ -48,11 +56,10 @@ impl CommandLine {
             .stdout(Stdio::piped())
             .stderr(stderr)
             .kill_on_drop(true);
-        own_group(&mut command);
         if let Some(dir) = &self.cwd {
             command.current_dir(dir);
         }
-        command
+        spawn(&mut command, shared)
     }
 }
 

@@ -35,8 +35,9 @@ impl Drop for KillGroup {
 pub(super) fn spawn_stdio(command: &CommandLine) -> std::io::Result<(StdioTransport, KillGroup)> {
     // Should the watching task never run (the runtime is shutting down), dropping the child
     // (killed on drop) still kills the server.
-    let mut child = command.command(Stdio::inherit()).spawn()?;
-    let group = Arc::new(Group::new(child.id()));
+    // The group also dies with the host, however it ends (`transport::process_group`).
+    let (mut child, group) = command.spawn(Stdio::inherit(), None)?;
+    let group = Arc::new(group);
     let (Some(stdout), Some(stdin)) = (child.stdout.take(), child.stdin.take()) else {
         group.kill_once();
         return Err(std::io::Error::other("the server's pipes were not opened"));
