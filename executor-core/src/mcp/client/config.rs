@@ -71,11 +71,12 @@ pub struct McpServerConfig {
 }
 
 impl McpServerConfig {
-    /// A server started as `program` with piped stdio, as the leader of a new process group.
-    /// The whole group (a wrapper such as `sh -c`, `npx` or `uv run` and everything it
-    /// started) is killed when the executor is dropped, when the handshake times out and when
-    /// the server closes its end (it exited); a server that died is restarted on the next
-    /// call.
+    /// A server started as `program` with piped stdio, in a process group of its own that a
+    /// small supervisor leads. The whole group (a wrapper such as `sh -c`, `npx` or `uv run`
+    /// and everything it started) is killed when the executor is dropped, when the handshake
+    /// times out and when the server closes its end (it exited), and by the supervisor when
+    /// the host ends by any path (`process::exit`, a signal, SIGKILL); a server that died is
+    /// restarted on the next call. A process that leaves the group (`setsid`) is not followed.
     #[must_use]
     pub fn stdio(name: impl Into<String>, program: impl Into<OsString>) -> Self {
         Self::with_endpoint(name, Endpoint::Stdio(CommandLine::new(program)))
