@@ -304,20 +304,18 @@ fn caller_of(metadata: Option<&Value>) -> Result<(u32, Option<String>), String> 
     let field = |key: &str| metadata.and_then(|m| m.get(key));
     let attempt = match field(ATTEMPT_METADATA) {
         None | Some(Value::Null) => 1,
-        // A protobuf client's number is a double: `2` arrives as `2.0`.
-        Some(value) => value
-            .as_u64()
-            .or_else(|| {
-                value
-                    .as_f64()
-                    .filter(|f| f.fract() == 0.0 && *f >= 1.0)
-                    .map(|f| f as u64)
-            })
-            .and_then(|n| u32::try_from(n).ok())
-            .filter(|&n| n >= 1)
-            .ok_or_else(|| {
-                format!("metadata `{ATTEMPT_METADATA}` must be an integer from 1, got {value}")
-            })?,
+        Some(value) => {
+            // A protobuf client's number is a double: `2` arrives as `2.0`.
+            let mut number = value.clone();
+            integral_floats_to_integers(&mut number);
+            number
+                .as_u64()
+                .and_then(|n| u32::try_from(n).ok())
+                .filter(|&n| n >= 1)
+                .ok_or_else(|| {
+                    format!("metadata `{ATTEMPT_METADATA}` must be an integer from 1, got {value}")
+                })?
+        }
     };
     let key = match field(IDEMPOTENCY_KEY_METADATA) {
         None | Some(Value::Null) => None,

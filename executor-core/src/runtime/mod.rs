@@ -10,8 +10,8 @@
 //!
 //! static CALLS: AtomicU32 = AtomicU32::new(0);
 //!
-//! /// Fails twice, asking to be retried after 50 ms, then answers.
-//! #[tool]
+//! /// Fails twice, asking to be retried after 50 ms, then answers. Safe to repeat.
+//! #[tool(idempotent)]
 //! async fn flaky() -> Result<u32, ToolFailure> {
 //!     match CALLS.fetch_add(1, Ordering::SeqCst) {
 //!         0 | 1 => Err(ToolFailure::ordinary("busy").with_retry_after(Duration::from_millis(50))),

@@ -48,6 +48,7 @@ pub enum BookError {
 /// Books a seat: repeating it books another. Always busy here.
 #[tool(idempotent = false, read_only = false, timeout = "5s")]
 pub async fn book(run: String, ctx: &ToolContext) -> Result<String, BookError> {
+    tokio::task::yield_now().await;
     record(&run, ctx);
     Err(BookError::Busy)
 }
@@ -55,6 +56,7 @@ pub async fn book(run: String, ctx: &ToolContext) -> Result<String, BookError> {
 /// Looks a seat up, declaring nothing about itself. Always busy here.
 #[tool]
 pub async fn look(run: String, ctx: &ToolContext) -> Result<String, BookError> {
+    tokio::task::yield_now().await;
     record(&run, ctx);
     Err(BookError::Busy)
 }
@@ -68,8 +70,9 @@ pub async fn look(run: String, ctx: &ToolContext) -> Result<String, BookError> {
     timeout = "2s"
 )]
 pub async fn seats(run: String, busy: u32, ctx: &ToolContext) -> Result<u32, BookError> {
+    tokio::task::yield_now().await;
     let calls = record(&run, ctx);
-    if calls <= busy as usize {
+    if calls <= usize::try_from(busy).unwrap_or(usize::MAX) {
         return Err(BookError::Busy);
     }
     Ok(7)
