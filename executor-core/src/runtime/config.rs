@@ -22,6 +22,9 @@ pub(super) struct Config {
     /// The tools whose hints say they are safe to repeat (read-only or idempotent), so the
     /// check for a key costs no lookup when there are none (BENCHMARKS.md §11).
     pub(super) repeatable: HashSet<String>,
+    /// Whether any call may get a key ([`Config::refresh_keys`]): one load on
+    /// `Runtime::call`'s fast path when none can (BENCHMARKS.md §11).
+    pub(super) mints_keys: bool,
     pub(super) policy: RetryPolicy,
     pub(super) jitter: Arc<Rng>,
     pub(super) keys: Arc<Rng>,
@@ -41,6 +44,7 @@ impl Clone for Config {
             executor: Arc::clone(&self.executor),
             hints: self.hints.clone(),
             repeatable: self.repeatable.clone(),
+            mints_keys: self.mints_keys,
             policy: self.policy.clone(),
             jitter: Arc::clone(&self.jitter),
             keys: Arc::clone(&self.keys),
@@ -81,9 +85,14 @@ impl Config {
     /// cost an allocation (and, on `Runtime::call`, the boxed path) per call.
     #[inline]
     pub(super) fn makes_keys_for(&self, tool: &str) -> bool {
-        self.policy.attempts() > 1
-            && (self.policy.retries_side_effects()
-                || (!self.repeatable.is_empty() && self.repeatable.contains(tool)))
+        self.mints_keys && (self.policy.retries_side_effects() || self.repeatable.contains(tool))
+    }
+
+    /// Sets [`mints_keys`](Self::mints_keys) from the policy and the hints: some call may be
+    /// tried more than once. Called whenever either changes.
+    pub(super) fn refresh_keys(&mut self) {
+        self.mints_keys = self.policy.attempts() > 1
+            && (self.policy.retries_side_effects() || !self.repeatable.is_empty());
     }
 
     /// Whether a call of `tool` with the default options runs unguarded: no time limit, no

@@ -126,11 +126,12 @@ impl Runtime {
         let (hints, repeatable) = Config::read_hints(&executor.specs());
         let policy = RetryPolicy::default();
         let shutdown = CancellationToken::new();
-        Self {
+        let mut runtime = Self {
             config: Arc::new(Config {
                 executor,
                 hints,
                 repeatable,
+                mints_keys: false,
                 jitter: Arc::new(policy.jitter()),
                 keys: Arc::new(retry::Rng::from_os()),
                 policy,
@@ -145,7 +146,9 @@ impl Runtime {
             handles: Arc::new(Registry::default()),
             _cancel_on_drop: Arc::new(shutdown.clone().drop_guard()),
             shutdown,
-        }
+        };
+        runtime.config_mut().refresh_keys();
+        runtime
     }
 
     fn config_mut(&mut self) -> &mut Config {
@@ -158,6 +161,7 @@ impl Runtime {
         let config = self.config_mut();
         config.jitter = Arc::new(policy.jitter());
         config.policy = policy;
+        config.refresh_keys();
         self
     }
 
