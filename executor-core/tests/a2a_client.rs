@@ -71,17 +71,17 @@ fn seen(failure: &ToolFailure) -> Value {
     })
 }
 
-/// The spec as an A2A card carries it: names, description, schemas and the hints.
+/// The spec as an A2A card carries it: names, description, schemas, every hint as given,
+/// the failure codes and the time limit.
 fn carried(spec: &ToolSpec) -> Value {
-    let hint = |on: Option<bool>| on == Some(true);
     json!({
         "name": spec.name,
         "description": spec.description,
         "input": spec.input_schema,
         "output": spec.output_schema,
-        "title": spec.annotations.title,
-        "hints": [hint(spec.annotations.read_only), hint(spec.annotations.destructive),
-                  hint(spec.annotations.idempotent), hint(spec.annotations.open_world)],
+        "annotations": spec.annotations,
+        "failure_codes": spec.failure_codes,
+        "timeout": spec.timeout,
     })
 }
 

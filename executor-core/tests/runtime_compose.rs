@@ -184,7 +184,7 @@ async fn prefixes_route_calls_stripped_or_kept_longest_first() {
 #[tokio::test(start_paused = true)]
 async fn the_runtime_is_an_executor_that_relays_every_attempt_s_stream() {
     let busy = ToolFailure::ordinary("busy").with_retry_after(Duration::from_secs(1));
-    let script = Script::new("flaky", [Step::Fail(busy), Step::Progress(2)]);
+    let script = Script::repeatable("flaky", [Step::Fail(busy), Step::Progress(2)]);
     let runtime = Runtime::from_shared(script.clone())
         .with_retry(RetryPolicy::exponential(Duration::from_millis(1)));
     let served: Arc<dyn ToolExecutor> = Arc::new(runtime);

@@ -187,7 +187,7 @@ async fn dropping_the_runtime_cancels_what_it_spawned() {
 #[tokio::test(start_paused = true)]
 async fn a_retried_detached_call_streams_every_attempt() {
     let busy = ToolFailure::ordinary("busy").with_retry_after(SEC);
-    let script = Script::new("flaky", [fail(busy), Step::Progress(2)]);
+    let script = Script::repeatable("flaky", [fail(busy), Step::Progress(2)]);
     let rt = Runtime::from_shared(script.clone()).with_retry(RetryPolicy::exponential(SEC));
     let handle = rt.spawn("flaky", json!({})).unwrap();
     let mut watcher = handle.subscribe();

@@ -39,7 +39,7 @@ fn destructive() -> ToolAnnotations {
 
 #[tokio::test(start_paused = true)]
 async fn attempts_are_counted_and_numbered() {
-    let script = Script::new("flaky", [fail(busy()), fail(busy()), ok(json!(7))]);
+    let script = Script::repeatable("flaky", [fail(busy()), fail(busy()), ok(json!(7))]);
     let rt = runtime(&script, RetryPolicy::exponential(100 * MS).max_attempts(5));
     let options = CallOptions::new()
         .with_action_id("a-1")
@@ -53,9 +53,10 @@ async fn attempts_are_counted_and_numbered() {
             .all(|s| s.key.as_deref() == Some("order-42") && s.action_id == "a-1")
     );
 
-    // A tool that is safe to repeat gets no key unless the caller gives one.
+    // A call the runtime may retry gets a key of its own when the caller gives none.
     rt.call("flaky", &json!({})).await.unwrap();
-    assert_eq!(script.seen.lock().unwrap()[3].key, None);
+    let minted = script.seen.lock().unwrap()[3].key.clone();
+    assert!(minted.is_some_and(|key| key.len() == 32 && key != "order-42"));
 }
 
 #[tokio::test(start_paused = true)]
@@ -88,7 +89,7 @@ async fn a_retried_side_effecting_call_gets_one_key_for_all_its_attempts() {
 #[tokio::test(start_paused = true)]
 async fn the_last_failure_is_returned_after_the_last_attempt() {
     let steps = (1..=4).map(|n| fail(ToolFailure::ordinary(format!("fail {n}"))));
-    let script = Script::new("down", steps);
+    let script = Script::repeatable("down", steps);
     let rt = runtime(&script, RetryPolicy::exponential(MS).max_attempts(4));
     let failure = rt.call("down", &json!({})).await.unwrap_err();
     assert_eq!(failure.message(), "fail 4");
@@ -98,7 +99,7 @@ async fn the_last_failure_is_returned_after_the_last_attempt() {
 #[tokio::test(start_paused = true)]
 async fn jitter_stays_within_the_exponential_bounds_and_replays_from_a_seed() {
     let schedule = |seed| async move {
-        let script = Script::new("down", [fail(busy())]);
+        let script = Script::repeatable("down", [fail(busy())]);
         let policy = RetryPolicy::exponential(100 * MS)
             .max_attempts(6)
             .max_delay(Duration::from_secs(1))
@@ -132,7 +133,7 @@ async fn jitter_stays_within_the_exponential_bounds_and_replays_from_a_seed() {
 #[tokio::test(start_paused = true)]
 async fn retry_after_is_never_cut_short() {
     let hinted = busy().with_retry_after(Duration::from_secs(5));
-    let script = Script::new("hinted", [fail(hinted), ok(json!("ok"))]);
+    let script = Script::repeatable("hinted", [fail(hinted), ok(json!("ok"))]);
     let rt = runtime(&script, RetryPolicy::exponential(MS));
     rt.call("hinted", &json!({})).await.unwrap();
     // The jittered backoff (at most 1 ms) is shorter than the hint: the hint decides.
@@ -148,7 +149,7 @@ async fn a_plain_call_waits_through_a_slow_first_attempt_and_its_retry() {
         after(10 * MS, fail(hinted)),
         after(20 * MS, ok(json!("late"))),
     ];
-    let script = Script::new("slow", steps);
+    let script = Script::repeatable("slow", steps);
     let rt = runtime(&script, RetryPolicy::exponential(Duration::ZERO));
     let started = Instant::now();
     let done = rt.call("slow", &json!({})).await.unwrap();
@@ -158,7 +159,7 @@ async fn a_plain_call_waits_through_a_slow_first_attempt_and_its_retry() {
     assert_eq!(gaps(&script), [60 * MS]);
 
     // A slow first attempt that succeeds is returned as it is, checked.
-    let script = Script::new("slow", [after(10 * MS, ok(json!({"n": 1u64 << 53})))]);
+    let script = Script::repeatable("slow", [after(10 * MS, ok(json!({"n": 1u64 << 53})))]);
     let failure = runtime(&script, RetryPolicy::default())
         .call("slow", &json!({}))
         .await
@@ -170,7 +171,7 @@ async fn a_plain_call_waits_through_a_slow_first_attempt_and_its_retry() {
 #[tokio::test(start_paused = true)]
 async fn a_hint_the_deadline_cannot_hold_ends_the_call_at_once() {
     let hinted = busy().with_retry_after(Duration::from_secs(5));
-    let script = Script::new("hinted", [fail(hinted), ok(json!("ok"))]);
+    let script = Script::repeatable("hinted", [fail(hinted), ok(json!("ok"))]);
     let rt =
         runtime(&script, RetryPolicy::exponential(MS)).with_call_timeout(Duration::from_secs(2));
     let started = Instant::now();
@@ -195,7 +196,7 @@ async fn hopeless_failures_are_not_retried() {
         busy().with_kind(FailureKind::Cancelled),
     ];
     for failure in cases {
-        let script = Script::new("t", [fail(failure.clone()), ok(json!("retried"))]);
+        let script = Script::repeatable("t", [fail(failure.clone()), ok(json!("retried"))]);
         let rt = runtime(&script, RetryPolicy::exponential(MS).max_attempts(5));
         let got = rt.call("t", &json!({})).await.unwrap_err();
         assert_eq!(script.attempts(), [1], "{failure:?}");
@@ -216,9 +217,31 @@ async fn side_effecting_tools_are_retried_only_when_the_policy_opts_in() {
         idempotent: Some(true),
         ..ToolAnnotations::default()
     };
+    let read_only = ToolAnnotations {
+        read_only: Some(true),
+        ..ToolAnnotations::default()
+    };
+    let read_only_not_idempotent = ToolAnnotations {
+        idempotent: Some(false),
+        ..read_only.clone()
+    };
+    let not_destructive = ToolAnnotations {
+        destructive: Some(false),
+        ..ToolAnnotations::default()
+    };
+    // MCP's defaults: a tool that does not say it is read-only or idempotent may repeat its
+    // effect, whatever else it says, and one without hints too.
     let policy = RetryPolicy::exponential(MS).max_attempts(3);
-    for (hints, default_attempts) in [(destructive(), 1), (not_idempotent, 1), (safe_to_repeat, 3)]
-    {
+    let cases = [
+        (destructive(), 1),
+        (not_idempotent, 1),
+        (safe_to_repeat, 3),
+        (ToolAnnotations::default(), 1),
+        (read_only, 3),
+        (read_only_not_idempotent, 1),
+        (not_destructive, 1),
+    ];
+    for (hints, default_attempts) in cases {
         let script = Script::with_hints("rm", hints.clone(), [fail(busy())]);
         runtime(&script, policy.clone())
             .call("rm", &json!({}))
@@ -238,7 +261,7 @@ async fn side_effecting_tools_are_retried_only_when_the_policy_opts_in() {
 
 #[tokio::test(start_paused = true)]
 async fn a_slow_attempt_is_dropped_at_the_per_attempt_limit_and_retried() {
-    let script = Script::new(
+    let script = Script::repeatable(
         "slow",
         [after(Duration::from_secs(10), ok(json!(1))), ok(json!(2))],
     );
@@ -254,7 +277,7 @@ async fn a_slow_attempt_is_dropped_at_the_per_attempt_limit_and_retried() {
         Some(seen[0].started + Duration::from_secs(1))
     );
 
-    let script = Script::new("slow", [after(Duration::from_secs(10), ok(json!(1)))]);
+    let script = Script::repeatable("slow", [after(Duration::from_secs(10), ok(json!(1)))]);
     let rt = runtime(&script, RetryPolicy::exponential(Duration::ZERO))
         .with_attempt_timeout(Duration::from_secs(1));
     let failure = rt.call("slow", &json!({})).await.unwrap_err();
@@ -273,7 +296,7 @@ async fn a_slow_attempt_is_dropped_at_the_per_attempt_limit_and_retried() {
 
 #[tokio::test(start_paused = true)]
 async fn the_last_attempt_cannot_outlive_the_overall_deadline() {
-    let script = Script::new("slow", [after(Duration::from_secs(10), ok(json!(1)))]);
+    let script = Script::repeatable("slow", [after(Duration::from_secs(10), ok(json!(1)))]);
     let rt = runtime(
         &script,
         RetryPolicy::exponential(Duration::ZERO).max_attempts(10),
@@ -306,7 +329,7 @@ fn cancelled_in(delay: Duration) -> CancellationToken {
 
 #[tokio::test(start_paused = true)]
 async fn cancelling_stops_an_attempt_and_the_backoff() {
-    let script = Script::new("slow", [after(Duration::from_secs(10), ok(json!(1)))]);
+    let script = Script::repeatable("slow", [after(Duration::from_secs(10), ok(json!(1)))]);
     let rt = runtime(&script, RetryPolicy::exponential(MS));
     let token = cancelled_in(Duration::from_secs(1));
     let options = CallOptions::new().with_cancellation(token);
@@ -315,7 +338,7 @@ async fn cancelling_stops_an_attempt_and_the_backoff() {
     assert_eq!(script.attempts(), [1]);
 
     let hinted = busy().with_retry_after(Duration::from_secs(60));
-    let script = Script::new("hinted", [fail(hinted), ok(json!("ok"))]);
+    let script = Script::repeatable("hinted", [fail(hinted), ok(json!("ok"))]);
     let rt = runtime(&script, RetryPolicy::exponential(MS));
     let token = cancelled_in(Duration::from_secs(1));
     let started = Instant::now();
@@ -332,7 +355,7 @@ async fn cancelling_stops_an_attempt_and_the_backoff() {
 #[tokio::test(start_paused = true)]
 async fn outputs_and_state_changes_must_be_i_json() {
     let too_big = json!({"a": [1, 9_007_199_254_740_993_u64]});
-    let script = Script::new("big", [ok(too_big.clone())]);
+    let script = Script::repeatable("big", [ok(too_big.clone())]);
     let failure = runtime(&script, RetryPolicy::default())
         .call("big", &json!({}))
         .await
@@ -354,7 +377,7 @@ async fn outputs_and_state_changes_must_be_i_json() {
     );
 
     let changes = HashMap::from([("a/b".to_owned(), json!({"n": -9_007_199_254_740_992_i64}))]);
-    let script = Script::new("state", [Step::Answer(json!(1), changes)]);
+    let script = Script::repeatable("state", [Step::Answer(json!(1), changes)]);
     let failure = runtime(&script, RetryPolicy::default())
         .call("state", &json!({}))
         .await
@@ -363,12 +386,12 @@ async fn outputs_and_state_changes_must_be_i_json() {
     assert_eq!(failure.data().unwrap()["pointer"], "/a~1b/n");
 
     // The largest safe integer passes; with the check off, anything does.
-    let script = Script::new("edge", [ok(json!(9_007_199_254_740_991_u64))]);
+    let script = Script::repeatable("edge", [ok(json!(9_007_199_254_740_991_u64))]);
     runtime(&script, RetryPolicy::default())
         .call("edge", &json!({}))
         .await
         .unwrap();
-    let script = Script::new("big", [ok(too_big.clone())]);
+    let script = Script::repeatable("big", [ok(too_big.clone())]);
     let rt = runtime(&script, RetryPolicy::default()).with_i_json_check(false);
     assert_eq!(rt.call("big", &json!({})).await.unwrap().output, too_big);
 }
@@ -380,7 +403,7 @@ async fn state_changes_must_have_exactly_the_expected_keys() {
         ("extra".to_owned(), json!(2)),
     ]);
     let expected = HashMap::from([("cart".to_owned(), json!(null))]);
-    let script = Script::new("buy", [Step::Answer(json!("ok"), changes.clone())]);
+    let script = Script::repeatable("buy", [Step::Answer(json!("ok"), changes.clone())]);
     let options = CallOptions::new().with_expected_effects(expected.clone());
     let failure = runtime(&script, RetryPolicy::default())
         .call_with("buy", &json!({}), options)
@@ -393,7 +416,7 @@ async fn state_changes_must_have_exactly_the_expected_keys() {
     );
 
     let only_cart = HashMap::from([("cart".to_owned(), json!(1))]);
-    let script = Script::new("buy", [Step::Answer(json!("ok"), only_cart.clone())]);
+    let script = Script::repeatable("buy", [Step::Answer(json!("ok"), only_cart.clone())]);
     let options = CallOptions::new().with_expected_effects(expected);
     let done = runtime(&script, RetryPolicy::default())
         .call_with("buy", &json!({}), options)

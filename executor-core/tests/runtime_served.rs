@@ -21,7 +21,7 @@ use tool_executor::runtime::{RetryPolicy, Runtime};
 #[tokio::test]
 async fn an_mcp_server_over_a_runtime_retries_the_tools_it_serves() {
     let busy = ToolFailure::ordinary("busy").with_retry_after(Duration::from_millis(20));
-    let script = Script::new("flaky", [fail(busy), ok(json!(42))]);
+    let script = Script::repeatable("flaky", [fail(busy), ok(json!(42))]);
     let runtime = Runtime::from_shared(script.clone())
         .with_retry(RetryPolicy::exponential(Duration::from_millis(1)));
     let (client, server_end) = tokio::io::duplex(1 << 16);
@@ -79,7 +79,7 @@ async fn send(addr: std::net::SocketAddr, tool: &str) -> Value {
 #[tokio::test]
 async fn a_tool_agent_over_a_runtime_retries_the_tools_it_serves() {
     let busy = ToolFailure::ordinary("busy").with_retry_after(Duration::from_millis(20));
-    let script = Script::new("flaky", [fail(busy.clone()), fail(busy), ok(json!(42))]);
+    let script = Script::repeatable("flaky", [fail(busy.clone()), fail(busy), ok(json!(42))]);
     let runtime = Runtime::from_shared(script.clone())
         .with_retry(RetryPolicy::exponential(Duration::from_millis(1)));
     let server = serve_a2a(runtime).await;
@@ -98,7 +98,7 @@ async fn a_tool_agent_over_a_runtime_retries_the_tools_it_serves() {
 #[cfg(feature = "a2a")]
 #[tokio::test]
 async fn a_tool_agent_over_a_runtime_applies_its_time_and_concurrency_limits() {
-    let script = Script::new("slow", [after(Duration::from_secs(60), ok(json!(1)))]);
+    let script = Script::repeatable("slow", [after(Duration::from_secs(60), ok(json!(1)))]);
     let runtime = Runtime::from_shared(script.clone())
         .with_retry(RetryPolicy::exponential(Duration::from_millis(1)).max_attempts(2))
         .with_attempt_timeout(Duration::from_millis(50))

@@ -62,7 +62,7 @@ fn error_code(chunk: &ToolStreamChunk) -> Option<&str> {
 
 #[tokio::test(start_paused = true)]
 async fn failures_before_the_first_chunk_are_retried_with_their_hint() {
-    let script = Script::new("flaky", [fail(busy()), fail(busy()), Step::Text(2)]);
+    let script = Script::repeatable("flaky", [fail(busy()), fail(busy()), Step::Text(2)]);
     let rt = runtime(&script);
     let started = tokio::time::Instant::now();
     let options = CallOptions::new().with_action_id("a-7");
@@ -78,7 +78,7 @@ async fn failures_before_the_first_chunk_are_retried_with_their_hint() {
 
 #[tokio::test(start_paused = true)]
 async fn a_failure_after_a_forwarded_chunk_ends_the_stream_with_its_typed_error() {
-    let script = Script::new(
+    let script = Script::repeatable(
         "half",
         [Step::TextThen(1, Box::new(fail(busy()))), Step::Text(3)],
     );
@@ -105,7 +105,7 @@ async fn a_failure_after_a_forwarded_chunk_ends_the_stream_with_its_typed_error(
 
 #[tokio::test(start_paused = true)]
 async fn a_slow_attempt_is_dropped_at_the_per_attempt_limit_and_retried() {
-    let script = Script::new("slow", [after(10 * SECOND, ok(json!(1))), ok(json!(2))]);
+    let script = Script::repeatable("slow", [after(10 * SECOND, ok(json!(1))), ok(json!(2))]);
     let rt = runtime(&script).with_attempt_timeout(SECOND);
     let chunks = plain(&rt, "slow");
     assert_eq!(drain(chunks).await, [done(json!(2))]);
@@ -118,7 +118,7 @@ async fn a_slow_attempt_is_dropped_at_the_per_attempt_limit_and_retried() {
 #[tokio::test(start_paused = true)]
 async fn the_overall_limit_ends_a_stream_that_has_sent_chunks() {
     // One progress chunk a second, ten in all; the call may take 3.5 s.
-    let script = Script::new("long", [Step::Progress(10)]);
+    let script = Script::repeatable("long", [Step::Progress(10)]);
     let rt = runtime(&script).with_call_timeout(Duration::from_millis(3500));
     let all = drain(plain(&rt, "long")).await;
     let progress = all
@@ -134,7 +134,7 @@ async fn the_overall_limit_ends_a_stream_that_has_sent_chunks() {
 
 #[tokio::test(start_paused = true)]
 async fn the_terminal_chunk_carries_the_checked_output() {
-    let script = Script::new("big", [ok(json!({"n": 1_u64 << 60}))]);
+    let script = Script::repeatable("big", [ok(json!({"n": 1_u64 << 60}))]);
     let rt = runtime(&script);
     let all = drain(plain(&rt, "big")).await;
     assert_eq!(all.len(), 1);
@@ -155,7 +155,7 @@ async fn the_terminal_chunk_carries_the_checked_output() {
 
 #[tokio::test(start_paused = true)]
 async fn dropping_the_receiver_drops_the_running_attempt() {
-    let script = Script::new("long", [Step::Progress(100)]);
+    let script = Script::repeatable("long", [Step::Progress(100)]);
     let rt = runtime(&script);
     let mut chunks = plain(&rt, "long");
     assert!(matches!(
@@ -170,7 +170,7 @@ async fn dropping_the_receiver_drops_the_running_attempt() {
 
 #[tokio::test(start_paused = true)]
 async fn dropping_the_runtime_cancels_the_stream() {
-    let script = Script::new("long", [Step::Progress(100)]);
+    let script = Script::repeatable("long", [Step::Progress(100)]);
     let rt = runtime(&script);
     let mut chunks = plain(&rt, "long");
     assert!(chunks.recv().await.is_some());
@@ -183,7 +183,7 @@ async fn dropping_the_runtime_cancels_the_stream() {
 
 #[tokio::test(start_paused = true)]
 async fn the_seed_execute_stream_runs_through_the_runtime() {
-    let script = Script::new("flaky", [fail(busy()), Step::Text(1)]);
+    let script = Script::repeatable("flaky", [fail(busy()), Step::Text(1)]);
     let rt = runtime(&script);
     let chunks = ToolExecutor::execute_stream(&rt, "flaky", &json!({"x": 1}), "a-1")
         .await
@@ -199,7 +199,7 @@ async fn the_seed_execute_stream_runs_through_the_runtime() {
 
 #[tokio::test(start_paused = true)]
 async fn a_terminal_failure_is_not_retried_and_an_unknown_tool_is_an_error_chunk() {
-    let script = Script::new("t", [fail(ToolFailure::terminal("no").with_code("nope"))]);
+    let script = Script::repeatable("t", [fail(ToolFailure::terminal("no").with_code("nope"))]);
     let rt = runtime(&script);
     let all = drain(plain(&rt, "t")).await;
     assert_eq!(all.len(), 1);
@@ -213,7 +213,7 @@ async fn a_terminal_failure_is_not_retried_and_an_unknown_tool_is_an_error_chunk
 
 #[test]
 fn streaming_outside_a_tokio_runtime_is_an_error() {
-    let script = Script::new("t", [ok(json!(1))]);
+    let script = Script::repeatable("t", [ok(json!(1))]);
     let failure = runtime(&script)
         .stream_with("t", json!({}), CallOptions::new())
         .unwrap_err();
@@ -226,7 +226,7 @@ fn streaming_outside_a_tokio_runtime_is_an_error() {
 
 #[tokio::test(start_paused = true)]
 async fn a_cancelled_stream_ends_with_a_cancelled_chunk() {
-    let script = Script::new("long", [Step::Progress(10)]);
+    let script = Script::repeatable("long", [Step::Progress(10)]);
     let rt = runtime(&script);
     let token = tokio_util::sync::CancellationToken::new();
     let options = CallOptions::new().with_cancellation(token.clone());

@@ -109,10 +109,10 @@ fn one_span_per_call_and_per_attempt() {
     let hinted = ToolFailure::ordinary("busy")
         .with_code("busy")
         .with_retry_after(Duration::from_secs(2));
-    let script = Script::new("flaky", [fail(hinted), ok(json!(1))]);
+    let script = Script::repeatable("flaky", [fail(hinted), ok(json!(1))]);
     let runtime =
         Runtime::from_shared(script).with_retry(RetryPolicy::exponential(Duration::from_millis(1)));
-    let down = Script::new(
+    let down = Script::repeatable(
         "down",
         [fail(ToolFailure::terminal("gone").with_code("gone"))],
     );

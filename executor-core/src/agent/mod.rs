@@ -120,7 +120,10 @@ pub use queue::{default_cancel, run_cancel, run_execute, run_shutdown};
 pub use serve::{AgentServer, RunningAgent, ServeError, StopReport};
 #[cfg(any(feature = "a2a-postgres", feature = "a2a-sqlite"))]
 pub use stores::Stores;
-pub use tools::{OUTPUT_ARTIFACT, RESULT_ARTIFACT, TOOL_SCHEMAS_EXTENSION, ToolAgent};
+pub use tools::{
+    ATTEMPT_METADATA, IDEMPOTENCY_KEY_METADATA, OUTPUT_ARTIFACT, RESULT_ARTIFACT,
+    TOOL_SCHEMAS_EXTENSION, ToolAgent,
+};
 #[cfg(feature = "a2a-postgres")]
 #[cfg_attr(docsrs, doc(cfg(feature = "a2a-postgres")))]
 pub use watchdog::{DEFAULT_REPLICA_TIMEOUT, REPLICA_LOST};

@@ -20,14 +20,32 @@ use super::example::example_call;
 use super::queue::{TaskQueue, run_execute};
 use crate::schema::dialect::integral_floats_to_integers;
 use crate::tool::{
-    BoxFuture, STREAM_CAPACITY, ToolContext, ToolExecutor, ToolSpec, ToolStreamChunk,
+    BoxFuture, STREAM_CAPACITY, ToolAnnotations, ToolContext, ToolExecutor, ToolSpec,
+    ToolStreamChunk,
 };
 
-/// The agent-card extension that carries each tool-skill's JSON Schemas. A2A 1.0 skills have
-/// no metadata field, so the schemas ride in `capabilities.extensions[].params` as
-/// `{"skills": {"<skill id>": {"inputSchema": …, "outputSchema": …}}}`; the extension is not
-/// required, so clients that do not know it ignore it.
+/// The agent-card extension that carries each tool-skill's spec beyond what a skill holds. A2A
+/// 1.0 skills have no metadata field, so it rides in `capabilities.extensions[].params` as
+/// `{"skills": {"<skill id>": {"inputSchema": …, "outputSchema": …, "annotations": …,
+/// "failureCodes": […], "timeoutMs": n}}}`: the schemas, every hint as given (MCP's names,
+/// `{"idempotentHint": false, …}`, the negative ones included, which skill tags cannot say),
+/// the failure codes and the tool's own time limit, each left out when the tool has none. The
+/// extension is not required, so clients that do not know it ignore it.
 pub const TOOL_SCHEMAS_EXTENSION: &str = "urn:executor:a2a:tool-schemas:v1";
+
+/// The data part's metadata key for the caller's 1-based attempt number (an integer), which
+/// [`ToolAgent`] gives the tool as [`ToolContext::attempt`] and
+/// [`A2aToolExecutor`](crate::agent::A2aToolExecutor) sends from its caller's context. The
+/// same name as the MCP request `_meta` key.
+pub const ATTEMPT_METADATA: &str = "executor/attempt";
+
+/// The data part's metadata key for the caller's idempotency key (a string), which
+/// [`ToolAgent`] gives the tool as [`ToolContext::idempotency_key`] and
+/// [`A2aToolExecutor`](crate::agent::A2aToolExecutor) sends from its caller's context: the
+/// same key on every attempt of one call, unlike the A2A message id. Not the A2A client key
+/// (`a2a-rust.com/idempotency-key`): with that one the server answers a resend with the first
+/// send's task, failed or not, so a retry would never run again.
+pub const IDEMPOTENCY_KEY_METADATA: &str = "executor/idempotencyKey";
 
 /// The artifact a tool's result is written to (one data part).
 pub const RESULT_ARTIFACT: &str = "result";
@@ -46,10 +64,13 @@ pub const OUTPUT_ARTIFACT: &str = "output";
 /// - a failure fails the task with the failure's message, code and class (the A2A row of
 ///   [`failure::transport`](crate::failure::transport)); a cancelled task cancels the tool.
 ///
-/// The tool sees the send's client idempotency key (message metadata
-/// `a2a-rust.com/idempotency-key`), or else the A2A message id, as
-/// [`ToolContext::idempotency_key`]: a client that retries a send resends the same message, so
-/// a tool with a side effect can recognise the retry and not act twice, on any replica.
+/// The tool sees as [`ToolContext::idempotency_key`] the caller's key (the data part's
+/// metadata [`IDEMPOTENCY_KEY_METADATA`], which [`A2aToolExecutor`](crate::agent::A2aToolExecutor)
+/// sends on every attempt of one call), else the send's client idempotency key (message
+/// metadata `a2a-rust.com/idempotency-key`), else the A2A message id: a client that retries a
+/// send resends the same message, so a tool with a side effect can recognise the retry and not
+/// act twice, on any replica. Its [`ToolContext::attempt`] is the data part's
+/// [`ATTEMPT_METADATA`] (1 without it).
 ///
 /// A message without such a data part fails the task with an error saying what to send.
 /// Each skill's example in the card is such a call, with a sample value for every required
@@ -157,7 +178,12 @@ impl ToolAgent {
 
     async fn run(&self, ctx: &RequestContext, queue: &dyn EventQueueWriter) -> A2aResult<()> {
         let emit = Emitter::new(ctx, queue);
-        let (tool, arguments) = match tool_call(&ctx.message) {
+        let ToolCall {
+            tool,
+            arguments,
+            attempt,
+            key,
+        } = match tool_call(&ctx.message) {
             Ok(call) => call,
             Err(why) => {
                 let names: Vec<String> =
@@ -177,7 +203,8 @@ impl ToolAgent {
         emit.status(TaskState::Working, None).await?;
         let (tx, mut rx) = mpsc::channel(STREAM_CAPACITY);
         let tool_ctx = ToolContext::new()
-            .with_idempotency_key(idempotency_key(&ctx.message))
+            .with_attempt(attempt)
+            .with_idempotency_key(key.unwrap_or_else(|| idempotency_key(&ctx.message)))
             .with_action_id(ctx.task_id.0.clone())
             .with_session_id(ctx.context_id.clone())
             .with_cancellation(ctx.cancellation_token.clone())
@@ -232,10 +259,20 @@ fn idempotency_key(message: &Message) -> String {
     }
 }
 
-/// The `{"tool": NAME, "arguments": {…}}` a message asks for.
-fn tool_call(message: &Message) -> Result<(String, Value), String> {
-    let Some(data) = message.parts.iter().find_map(|p| match &p.content {
-        PartContent::Data(data) => Some(data),
+/// What a message asks for: the tool, its arguments, and the caller's attempt and key.
+#[derive(Debug, PartialEq)]
+struct ToolCall {
+    tool: String,
+    arguments: Value,
+    attempt: u32,
+    key: Option<String>,
+}
+
+/// The `{"tool": NAME, "arguments": {…}}` a message asks for, with the attempt and key in
+/// that data part's metadata.
+fn tool_call(message: &Message) -> Result<ToolCall, String> {
+    let Some((data, metadata)) = message.parts.iter().find_map(|p| match &p.content {
+        PartContent::Data(data) => Some((data, p.metadata.as_ref())),
         _ => None,
     }) else {
         return Err("the message has no data part".to_owned());
@@ -251,7 +288,45 @@ fn tool_call(message: &Message) -> Result<(String, Value), String> {
     // Clients on the protobuf binding (the official Python SDK among them) carry a data part
     // as a `google.protobuf.Value`, whose numbers are all doubles: `2` arrives as `2.0`.
     integral_floats_to_integers(&mut arguments);
-    Ok((tool.to_owned(), arguments))
+    let (attempt, key) = caller_of(metadata)?;
+    Ok(ToolCall {
+        tool: tool.to_owned(),
+        arguments,
+        attempt,
+        key,
+    })
+}
+
+/// The caller's attempt (1 when not given) and idempotency key from a data part's metadata.
+/// A value of the wrong type is refused, not ignored: a tool must not run believing it has no
+/// key when its caller sent one.
+fn caller_of(metadata: Option<&Value>) -> Result<(u32, Option<String>), String> {
+    let field = |key: &str| metadata.and_then(|m| m.get(key));
+    let attempt = match field(ATTEMPT_METADATA) {
+        None | Some(Value::Null) => 1,
+        Some(value) => {
+            // A protobuf client's number is a double: `2` arrives as `2.0`.
+            let mut number = value.clone();
+            integral_floats_to_integers(&mut number);
+            number
+                .as_u64()
+                .and_then(|n| u32::try_from(n).ok())
+                .filter(|&n| n >= 1)
+                .ok_or_else(|| {
+                    format!("metadata `{ATTEMPT_METADATA}` must be an integer from 1, got {value}")
+                })?
+        }
+    };
+    let key = match field(IDEMPOTENCY_KEY_METADATA) {
+        None | Some(Value::Null) => None,
+        Some(Value::String(key)) => Some(key.clone()),
+        Some(other) => {
+            return Err(format!(
+                "metadata `{IDEMPOTENCY_KEY_METADATA}` must be a string, got {other}"
+            ));
+        }
+    };
+    Ok((attempt, key))
 }
 
 fn skill(spec: &ToolSpec) -> AgentSkill {
@@ -284,6 +359,27 @@ fn skill(spec: &ToolSpec) -> AgentSkill {
     }
 }
 
+/// A tool's entry in the card's [`TOOL_SCHEMAS_EXTENSION`]: the spec's schemas, hints, failure
+/// codes and time limit, under the spec's own JSON names.
+fn published(spec: &ToolSpec) -> Value {
+    let mut entry = Map::new();
+    entry.insert("inputSchema".into(), spec.input_schema.clone());
+    if let Some(output) = &spec.output_schema {
+        entry.insert("outputSchema".into(), output.clone());
+    }
+    if spec.annotations != ToolAnnotations::default() {
+        entry.insert("annotations".into(), json!(spec.annotations));
+    }
+    if !spec.failure_codes.is_empty() {
+        entry.insert("failureCodes".into(), json!(spec.failure_codes));
+    }
+    if let Some(timeout) = spec.timeout {
+        let ms = u64::try_from(timeout.as_millis()).unwrap_or(u64::MAX);
+        entry.insert("timeoutMs".into(), json!(ms));
+    }
+    Value::Object(entry)
+}
+
 impl Agent for ToolAgent {
     fn card(&self, url: &str) -> AgentCard {
         let specs = self.tools.specs();
@@ -301,19 +397,14 @@ impl Agent for ToolAgent {
         card.skills = specs.iter().map(|s| skill(s)).collect();
         let schemas: Map<String, Value> = specs
             .iter()
-            .map(|s| {
-                let mut entry = Map::new();
-                entry.insert("inputSchema".into(), s.input_schema.clone());
-                if let Some(output) = &s.output_schema {
-                    entry.insert("outputSchema".into(), output.clone());
-                }
-                (s.name.clone(), Value::Object(entry))
-            })
+            .map(|s| (s.name.clone(), published(s)))
             .collect();
         card.capabilities.extensions = Some(vec![AgentExtension {
             uri: TOOL_SCHEMAS_EXTENSION.to_owned(),
             description: Some(
-                "JSON Schemas of each tool skill's arguments and result, by skill id".to_owned(),
+                "Each tool skill's spec by skill id: the JSON Schemas of its arguments and \
+                 result, its hints, failure codes and time limit"
+                    .to_owned(),
             ),
             required: Some(false),
             params: Some(json!({ "skills": schemas })),
@@ -338,6 +429,42 @@ impl AgentExecutor for ToolAgent {
 mod tests {
     use super::*;
 
+    fn call(tool: &str, arguments: Value) -> ToolCall {
+        ToolCall {
+            tool: tool.to_owned(),
+            arguments,
+            attempt: 1,
+            key: None,
+        }
+    }
+
+    #[test]
+    fn the_callers_attempt_and_key_are_read_from_the_data_parts_metadata() {
+        let with = |metadata: Value| {
+            let part = Part::data(json!({"tool": "book"})).with_metadata(metadata);
+            tool_call(&Message::user("m", vec![part]))
+        };
+        let got = with(json!({ATTEMPT_METADATA: 3, IDEMPOTENCY_KEY_METADATA: "order-42"}));
+        assert_eq!(
+            got,
+            Ok(ToolCall {
+                attempt: 3,
+                key: Some("order-42".to_owned()),
+                ..call("book", json!({}))
+            })
+        );
+        // A protobuf client's `2` is `2.0`.
+        assert_eq!(with(json!({ATTEMPT_METADATA: 2.0})).unwrap().attempt, 2);
+        assert_eq!(
+            with(json!({ATTEMPT_METADATA: 0})),
+            Err("metadata `executor/attempt` must be an integer from 1, got 0".to_owned())
+        );
+        assert_eq!(
+            with(json!({IDEMPOTENCY_KEY_METADATA: 42})),
+            Err("metadata `executor/idempotencyKey` must be a string, got 42".to_owned())
+        );
+    }
+
     #[test]
     fn tool_calls_are_read_from_the_data_part() {
         let message = Message::user(
@@ -347,9 +474,9 @@ mod tests {
                 Part::data(json!({"tool": "add", "arguments": {"a": 1}})),
             ],
         );
-        assert_eq!(tool_call(&message), Ok(("add".to_owned(), json!({"a": 1}))));
+        assert_eq!(tool_call(&message), Ok(call("add", json!({"a": 1}))));
         let bare = Message::user("m", vec![Part::data(json!({"tool": "now"}))]);
-        assert_eq!(tool_call(&bare), Ok(("now".to_owned(), json!({}))));
+        assert_eq!(tool_call(&bare), Ok(call("now", json!({}))));
         let text = Message::user_text("m", "add 1 and 2");
         assert_eq!(
             tool_call(&text),
@@ -371,10 +498,7 @@ mod tests {
         );
         assert_eq!(
             tool_call(&doubles),
-            Ok((
-                "add".to_owned(),
-                json!({"a": 2, "b": [1.5, -3], "c": 1e300})
-            ))
+            Ok(call("add", json!({"a": 2, "b": [1.5, -3], "c": 1e300})))
         );
         let nameless = Message::user("m", vec![Part::data(json!({"name": "add"}))]);
         assert_eq!(

@@ -12,7 +12,7 @@ use std::sync::Arc;
 use rmcp::model::{
     CallToolResult, ContentBlock, JsonObject, MetaObject, Tool, ToolAnnotations as McpAnnotations,
 };
-use serde_json::{Map, Value};
+use serde_json::{Map, Value, json};
 
 use crate::tool::ToolSpec;
 
@@ -59,6 +59,83 @@ fn annotations(spec: &ToolSpec) -> Option<McpAnnotations> {
     Some(out)
 }
 
+/// The tool `_meta` key for the failure codes a tool can produce (an array of strings).
+pub const FAILURE_CODES_META: &str = "executor/failureCodes";
+
+/// The tool `_meta` key for the tool's own time limit, in milliseconds (an integer).
+pub const TIMEOUT_META: &str = "executor/timeoutMs";
+
+/// The `tools/call` request `_meta` key for the caller's 1-based attempt number (an integer):
+/// [`McpServer`](super::McpServer) gives it to the tool as
+/// [`ToolContext::attempt`](crate::tool::ToolContext::attempt), and
+/// [`McpToolExecutor`](super::McpToolExecutor) sends it from its caller's context. The same
+/// name as the A2A data part's metadata key.
+pub const ATTEMPT_META: &str = "executor/attempt";
+
+/// The `tools/call` request `_meta` key for the caller's idempotency key (a string), the same
+/// on every attempt of one call: [`McpServer`](super::McpServer) gives it to the tool as
+/// [`ToolContext::idempotency_key`](crate::tool::ToolContext::idempotency_key), and
+/// [`McpToolExecutor`](super::McpToolExecutor) sends it from its caller's context.
+pub const IDEMPOTENCY_KEY_META: &str = "executor/idempotencyKey";
+
+/// The tool `_meta` for what a spec says beyond MCP's tool fields: its failure codes and time
+/// limit, or nothing when it has neither.
+fn tool_meta(spec: &ToolSpec) -> Option<MetaObject> {
+    if spec.failure_codes.is_empty() && spec.timeout.is_none() {
+        return None;
+    }
+    let mut meta = MetaObject::new();
+    if !spec.failure_codes.is_empty() {
+        meta.0
+            .insert(FAILURE_CODES_META.into(), json!(spec.failure_codes));
+    }
+    if let Some(timeout) = spec.timeout {
+        let ms = u64::try_from(timeout.as_millis()).unwrap_or(u64::MAX);
+        meta.0.insert(TIMEOUT_META.into(), json!(ms));
+    }
+    Some(meta)
+}
+
+/// The caller's attempt (1 when not given) and idempotency key from a request's `_meta`. A
+/// value of the wrong type is refused (the message says which), not ignored: a tool must not
+/// run believing it has no key when its caller sent one.
+pub(crate) fn caller_of(meta: &JsonObject) -> Result<(u32, Option<String>), String> {
+    let attempt = match meta.get(ATTEMPT_META) {
+        None | Some(Value::Null) => 1,
+        Some(value) => value
+            .as_u64()
+            .and_then(|n| u32::try_from(n).ok())
+            .filter(|&n| n >= 1)
+            .ok_or_else(|| {
+                format!("_meta `{ATTEMPT_META}` must be an integer from 1, got {value}")
+            })?,
+    };
+    let key = match meta.get(IDEMPOTENCY_KEY_META) {
+        None | Some(Value::Null) => None,
+        Some(Value::String(key)) => Some(key.clone()),
+        Some(other) => {
+            return Err(format!(
+                "_meta `{IDEMPOTENCY_KEY_META}` must be a string, got {other}"
+            ));
+        }
+    };
+    Ok((attempt, key))
+}
+
+/// The request `_meta` entries that carry a caller's attempt and key: for a call with a key or
+/// past its first attempt; nothing for a plain first call.
+pub(crate) fn caller_meta(attempt: u32, key: Option<&str>) -> Option<JsonObject> {
+    if key.is_none() && attempt <= 1 {
+        return None;
+    }
+    let mut meta = JsonObject::new();
+    meta.insert(ATTEMPT_META.into(), attempt.into());
+    if let Some(key) = key {
+        meta.insert(IDEMPOTENCY_KEY_META.into(), key.into());
+    }
+    Some(meta)
+}
+
 /// The MCP tool for `spec`, built once per spec list.
 pub(crate) fn listed(spec: &ToolSpec) -> Listed {
     let description = (!spec.description.is_empty()).then(|| Cow::Owned(spec.description.clone()));
@@ -85,6 +162,9 @@ pub(crate) fn listed(spec: &ToolSpec) -> Listed {
     }
     if let Some(a) = annotations(spec) {
         tool = tool.with_annotations(a);
+    }
+    if let Some(meta) = tool_meta(spec) {
+        tool = tool.with_meta(meta);
     }
     Listed { tool, wrap }
 }
@@ -183,6 +263,33 @@ mod tests {
                 // rmcp's constructors say `complete`; its handler drops it for older protocols.
                 "resultType": "complete"
             })
+        );
+    }
+
+    #[test]
+    fn failure_codes_and_timeouts_are_listed_in_the_tools_meta() {
+        let spec = ToolSpec::new("book", "", json!({"type": "object"}))
+            .with_failure_codes(["busy", "sold_out"])
+            .with_timeout(std::time::Duration::from_secs(5));
+        let tool = serde_json::to_value(listed(&spec).tool).unwrap();
+        assert_eq!(
+            tool["_meta"],
+            json!({"executor/failureCodes": ["busy", "sold_out"], "executor/timeoutMs": 5000})
+        );
+        let plain = serde_json::to_value(listed(&ToolSpec::new("t", "", json!({}))).tool).unwrap();
+        assert_eq!(plain.get("_meta"), None);
+    }
+
+    #[test]
+    fn the_callers_attempt_and_key_round_trip_through_request_meta() {
+        assert_eq!(caller_meta(1, None), None);
+        let meta = caller_meta(2, Some("order-42")).unwrap();
+        assert_eq!(caller_of(&meta), Ok((2, Some("order-42".to_owned()))));
+        assert_eq!(caller_of(&JsonObject::new()), Ok((1, None)));
+        let bad: JsonObject = serde_json::from_value(json!({"executor/attempt": "2"})).unwrap();
+        assert_eq!(
+            caller_of(&bad),
+            Err("_meta `executor/attempt` must be an integer from 1, got \"2\"".to_owned())
         );
     }
 

@@ -22,6 +22,7 @@ mod stdio;
 pub use client::{
     DEFAULT_HANDSHAKE_TIMEOUT, McpClientError, McpProtocol, McpServerConfig, McpToolExecutor,
 };
+pub use convert::{ATTEMPT_META, FAILURE_CODES_META, IDEMPOTENCY_KEY_META, TIMEOUT_META};
 #[cfg(feature = "mcp-http")]
 #[cfg_attr(docsrs, doc(cfg(feature = "mcp-http")))]
 pub use limits::{DEFAULT_MAX_IN_FLIGHT, DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_TIMEOUT};

@@ -40,6 +40,11 @@ pub const DEFAULT_MAX_PENDING_OUTPUT: usize = 8 * 1024 * 1024;
 ///   with the failure's code, kind and classification in `_meta["executor/failure"]` and in a
 ///   second text block (not in `structuredContent`, which the output schema describes); an
 ///   unknown tool is JSON-RPC error -32602.
+/// - A tool's failure codes and time limit are listed in its `_meta`
+///   ([`FAILURE_CODES_META`](super::FAILURE_CODES_META), [`TIMEOUT_META`](super::TIMEOUT_META));
+///   a call's request `_meta` may carry the caller's attempt and idempotency key
+///   ([`ATTEMPT_META`](super::ATTEMPT_META), [`IDEMPOTENCY_KEY_META`](super::IDEMPOTENCY_KEY_META)),
+///   which the tool sees in its [`ToolContext`] (a value of the wrong type is -32602).
 /// - Progress a tool reports through its [`ToolContext`] becomes `notifications/progress` when
 ///   the client sent a progress token; `notifications/cancelled` drops the tool's future.
 /// - The server reports your name and version: [`mcp_server!`](crate::mcp_server) fills them
@@ -296,9 +301,16 @@ impl McpServer {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         let params = Value::Object(request.arguments.unwrap_or_default());
+        // The caller's attempt and idempotency key, from the request's `_meta`.
+        let (attempt, key) = convert::caller_of(&context.meta.0.0)
+            .map_err(|why| ErrorData::invalid_params(why, None))?;
         let mut ctx = ToolContext::new()
+            .with_attempt(attempt)
             .with_action_id(context.id.to_string())
             .with_cancellation(context.ct.clone());
+        if let Some(key) = key {
+            ctx = ctx.with_idempotency_key(key);
+        }
         if let Some(session) = self.session_of(&context) {
             ctx = ctx.with_session_id(session);
         }

@@ -11,6 +11,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::config::Config;
 use super::options::CallOptions;
+use super::report::CallReport;
 use super::trace;
 use crate::failure::{FailureKind, ToolFailure};
 use crate::tool::{BoxFuture, ToolExecution};
@@ -52,18 +53,20 @@ impl Limit {
 }
 
 /// Runs `tool` to its last attempt under `options`: the result of the first success (after the
-/// output checks) or the last attempt's failure. A plain function around one `async fn`, so the
-/// call is one state machine (two with feature `tracing`: the span wrapper is a struct).
+/// output checks) or the last attempt's failure; `report` counts the attempts and the backoff.
+/// A plain function around one `async fn`, so the call is one state machine (two with feature
+/// `tracing`: the span wrapper is a struct).
 pub(super) fn run<'a>(
     config: &'a Config,
     tool: &'a str,
     args: &'a Value,
     options: &'a CallOptions,
+    report: &'a mut CallReport,
 ) -> impl Future<Output = Result<ToolExecution, ToolFailure>> + Send + 'a {
     trace::instrument(
         tool,
         &options.action_id,
-        attempts(config, tool, args, options),
+        attempts(config, tool, args, options, report),
     )
 }
 
@@ -72,13 +75,16 @@ pub(super) async fn attempts(
     tool: &str,
     args: &Value,
     options: &CallOptions,
+    report: &mut CallReport,
 ) -> Result<ToolExecution, ToolFailure> {
     let (deadline, generated) = start(config, tool, options);
     let key = options.idempotency_key.as_deref().or(generated.as_deref());
-    from_attempt(config, tool, args, options, deadline, key, 1).await
+    from_attempt(config, tool, args, options, deadline, key, 1, report).await
 }
 
-/// The attempts of a call from attempt `attempt` on, each after the backoff of the one before.
+/// The attempts of a call from attempt `attempt` on, each after the backoff of the one before;
+/// `report` counts them and the time spent in backoff (the clock is read only on a retry).
+#[allow(clippy::too_many_arguments)] // the call's fixed parts, passed down unbundled: no struct to build per call
 pub(super) async fn from_attempt(
     config: &Config,
     tool: &str,
@@ -87,8 +93,10 @@ pub(super) async fn from_attempt(
     deadline: Option<Limit>,
     key: Option<&str>,
     mut attempt: u32,
+    report: &mut CallReport,
 ) -> Result<ToolExecution, ToolFailure> {
     loop {
+        report.attempts = attempt;
         let once = attempt_once(config, tool, args, options, attempt, deadline, key);
         let outcome = trace::attempt(tool, attempt, once).await;
         let failure = match outcome {
@@ -98,7 +106,11 @@ pub(super) async fn from_attempt(
             }
             Err(failure) => failure,
         };
-        backoff(config, tool, attempt, failure, deadline, options)?.await?;
+        let pause = backoff(config, tool, attempt, failure, deadline, options)?;
+        let paused_at = Instant::now();
+        let paused = pause.await;
+        report.waited += paused_at.elapsed();
+        paused?;
         attempt += 1;
     }
 }

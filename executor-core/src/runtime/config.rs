@@ -1,7 +1,7 @@
 //! The runtime's configuration, shared by every call ([`Config`]): what it decides before and
 //! after an attempt (keys, guards, the next delay, the checks a success must pass).
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -12,13 +12,19 @@ use super::check;
 use super::limit::Limits;
 use super::retry::{RetryPolicy, Rng, has_side_effects};
 use crate::failure::ToolFailure;
-use crate::tool::{ToolAnnotations, ToolExecution, ToolExecutor};
+use crate::tool::{SpecList, ToolAnnotations, ToolExecution, ToolExecutor};
 
 /// What a runtime was configured with; shared by its calls and its detached tasks.
 pub(super) struct Config {
     pub(super) executor: Arc<dyn ToolExecutor>,
     /// The hints of the tools whose spec has any, by name, read once from `specs()`.
     pub(super) hints: HashMap<String, ToolAnnotations>,
+    /// The tools whose hints say they are safe to repeat (read-only or idempotent), so the
+    /// check for a key costs no lookup when there are none (BENCHMARKS.md §11).
+    pub(super) repeatable: HashSet<String>,
+    /// Whether any call may get a key ([`Config::refresh_keys`]): one load on
+    /// `Runtime::call`'s fast path when none can (BENCHMARKS.md §11).
+    pub(super) mints_keys: bool,
     pub(super) policy: RetryPolicy,
     pub(super) jitter: Arc<Rng>,
     pub(super) keys: Arc<Rng>,
@@ -37,6 +43,8 @@ impl Clone for Config {
         Self {
             executor: Arc::clone(&self.executor),
             hints: self.hints.clone(),
+            repeatable: self.repeatable.clone(),
+            mints_keys: self.mints_keys,
             policy: self.policy.clone(),
             jitter: Arc::clone(&self.jitter),
             keys: Arc::clone(&self.keys),
@@ -52,14 +60,39 @@ impl Clone for Config {
 }
 
 impl Config {
-    /// Whether a call of `tool` without a caller's key gets one: when the policy may retry it
-    /// although its hints say repeating it may repeat its effect (see [`has_side_effects`]).
-    /// Other calls are safe to repeat, so a key would only cost an allocation per call.
+    /// The hints the executor lists for its tools (only those with any), and which of them
+    /// say they are safe to repeat.
+    pub(super) fn read_hints(
+        specs: &SpecList,
+    ) -> (HashMap<String, ToolAnnotations>, HashSet<String>) {
+        let hints: HashMap<String, ToolAnnotations> = specs
+            .iter()
+            .filter(|spec| spec.annotations != ToolAnnotations::default())
+            .map(|spec| (spec.name.clone(), spec.annotations.clone()))
+            .collect();
+        let repeatable = hints
+            .iter()
+            .filter(|(_, hints)| !has_side_effects(Some(hints)))
+            .map(|(name, _)| name.clone())
+            .collect();
+        (hints, repeatable)
+    }
+
+    /// Whether a call of `tool` without a caller's key gets one: whenever the runtime may try
+    /// it more than once (the policy allows a retry and the tool's hints, or the policy's
+    /// opt-in, allow repeating it), so every attempt carries the same key. A call that gets one
+    /// attempt gets no key: it has no other attempt to be recognised by, and the key would
+    /// cost an allocation (and, on `Runtime::call`, the boxed path) per call.
     #[inline]
     pub(super) fn makes_keys_for(&self, tool: &str) -> bool {
-        self.policy.retries_side_effects()
-            && self.policy.attempts() > 1
-            && self.hints.get(tool).is_some_and(has_side_effects)
+        self.mints_keys && (self.policy.retries_side_effects() || self.repeatable.contains(tool))
+    }
+
+    /// Sets [`mints_keys`](Self::mints_keys) from the policy and the hints: some call may be
+    /// tried more than once. Called whenever either changes.
+    pub(super) fn refresh_keys(&mut self) {
+        self.mints_keys = self.policy.attempts() > 1
+            && (self.policy.retries_side_effects() || !self.repeatable.is_empty());
     }
 
     /// Whether a call of `tool` with the default options runs unguarded: no time limit, no

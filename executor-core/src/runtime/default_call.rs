@@ -9,6 +9,7 @@ use serde_json::Value;
 use super::call::{attempts, backoff, from_attempt};
 use super::config::Config;
 use super::options::CallOptions;
+use super::report::CallReport;
 use super::trace;
 use crate::failure::ToolFailure;
 use crate::tool::{BoxFuture, ToolContext, ToolExecution};
@@ -66,7 +67,9 @@ impl DefaultCall<'_> {
                 .execute_with_context(tool, args, ToolContext::new());
             trace::boxed_attempt(tool, 1, attempt)
         } else {
-            Box::pin(attempts(config, tool, args, &DEFAULT))
+            Box::pin(async move {
+                attempts(config, tool, args, &DEFAULT, &mut CallReport::default()).await
+            })
         });
     }
 }
@@ -117,5 +120,6 @@ async fn after_first(
     failure: ToolFailure,
 ) -> Result<ToolExecution, ToolFailure> {
     backoff(config, tool, 1, failure, None, &DEFAULT)?.await?;
-    from_attempt(config, tool, args, &DEFAULT, None, None, 2).await
+    let mut report = CallReport::default();
+    from_attempt(config, tool, args, &DEFAULT, None, None, 2, &mut report).await
 }

@@ -10,8 +10,8 @@
 //!
 //! static CALLS: AtomicU32 = AtomicU32::new(0);
 //!
-//! /// Fails twice, asking to be retried after 50 ms, then answers.
-//! #[tool]
+//! /// Fails twice, asking to be retried after 50 ms, then answers. Safe to repeat.
+//! #[tool(idempotent)]
 //! async fn flaky() -> Result<u32, ToolFailure> {
 //!     match CALLS.fetch_add(1, Ordering::SeqCst) {
 //!         0 | 1 => Err(ToolFailure::ordinary("busy").with_retry_after(Duration::from_millis(50))),
@@ -31,8 +31,12 @@
 //! [`execute_with_context`](ToolExecutor::execute_with_context) with a fresh [`ToolContext`]:
 //! its 1-based [`attempt`](ToolContext::attempt), its deadline, the call's cancellation token,
 //! stream sink, expected effects and [`idempotency_key`](ToolContext::idempotency_key) (the
-//! caller's, or one the runtime makes per call when it may retry a tool with side effects;
-//! see [`CallOptions::with_idempotency_key`]).
+//! caller's, or one the runtime makes per call when it may try the call more than once; see
+//! [`CallOptions::with_idempotency_key`]).
+//!
+//! Which tools are retried is read from their hints as MCP reads them: a tool that does not
+//! say it is read-only or idempotent, one without hints included, may repeat its effect and is
+//! not retried unless the policy opts in ([`RetryPolicy::retry_side_effects`]).
 //!
 //! The runtime is itself a [`ToolExecutor`], so it can be served ([`McpServer::new`] takes
 //! any executor) or composed like any other.
@@ -47,6 +51,7 @@ mod default_call;
 mod handle;
 mod limit;
 mod options;
+mod report;
 mod retry;
 mod stream;
 mod trace;
@@ -64,6 +69,7 @@ pub use check::{MAX_SAFE_INTEGER, first_non_i_json, is_i_json};
 pub use compose::{FallbackChain, PrefixRouter, PrefixRouterBuilder};
 pub use handle::{DEFAULT_HANDLE_TTL, HANDLE_BUFFER, Handle, HandleId, HandleStatus, Subscription};
 pub use options::CallOptions;
+pub use report::CallReport;
 pub use retry::RetryPolicy;
 
 use self::config::Config;
@@ -78,8 +84,8 @@ use crate::tool::{
 /// Runs calls against an executor: retries, time limits, output checks, concurrency limits and
 /// detached calls (see the [module docs](self)).
 ///
-/// Defaults: [`RetryPolicy::default`] (3 attempts, 100 ms base, side-effecting tools not
-/// retried), no time limits, I-JSON checks on, no concurrency limits, finished handles kept
+/// Defaults: [`RetryPolicy::default`] (3 attempts, 100 ms base, only tools that say they are
+/// read-only or idempotent retried), no time limits, I-JSON checks on, no concurrency limits, finished handles kept
 /// [`DEFAULT_HANDLE_TTL`].
 ///
 /// Cloning is cheap and clones share everything; configure before cloning. When the last
@@ -112,22 +118,20 @@ impl Runtime {
 
     /// Like [`new`](Self::new) for an executor that is already shared.
     ///
-    /// The tools' hints (destructive, idempotent) are read once here from
-    /// [`specs`](ToolExecutor::specs); a tool the executor does not list has none.
+    /// The tools' hints (read-only, destructive, idempotent) are read once here from
+    /// [`specs`](ToolExecutor::specs); a tool the executor does not list has none, and so is
+    /// not retried unless the policy opts in.
     #[must_use]
     pub fn from_shared(executor: Arc<dyn ToolExecutor>) -> Self {
-        let hints = executor
-            .specs()
-            .iter()
-            .filter(|spec| spec.annotations != crate::tool::ToolAnnotations::default())
-            .map(|spec| (spec.name.clone(), spec.annotations.clone()))
-            .collect();
+        let (hints, repeatable) = Config::read_hints(&executor.specs());
         let policy = RetryPolicy::default();
         let shutdown = CancellationToken::new();
-        Self {
+        let mut runtime = Self {
             config: Arc::new(Config {
                 executor,
                 hints,
+                repeatable,
+                mints_keys: false,
                 jitter: Arc::new(policy.jitter()),
                 keys: Arc::new(retry::Rng::from_os()),
                 policy,
@@ -142,7 +146,9 @@ impl Runtime {
             handles: Arc::new(Registry::default()),
             _cancel_on_drop: Arc::new(shutdown.clone().drop_guard()),
             shutdown,
-        }
+        };
+        runtime.config_mut().refresh_keys();
+        runtime
     }
 
     fn config_mut(&mut self) -> &mut Config {
@@ -155,6 +161,7 @@ impl Runtime {
         let config = self.config_mut();
         config.jitter = Arc::new(policy.jitter());
         config.policy = policy;
+        config.refresh_keys();
         self
     }
 
@@ -245,7 +252,54 @@ impl Runtime {
         args: &Value,
         options: CallOptions,
     ) -> Result<ToolExecution, ToolFailure> {
-        call::run(&self.config, tool, args, &options).await
+        call::run(
+            &self.config,
+            tool,
+            args,
+            &options,
+            &mut CallReport::default(),
+        )
+        .await
+    }
+
+    /// Like [`call_with`](Self::call_with), and what the call took: the attempts it made and
+    /// the time it spent in backoff ([`CallReport`]).
+    ///
+    /// ```
+    /// use tool_executor::prelude::*;
+    /// use tool_executor::runtime::{CallOptions, RetryPolicy, Runtime};
+    /// use std::sync::atomic::{AtomicU32, Ordering};
+    /// use std::time::Duration;
+    ///
+    /// static CALLS: AtomicU32 = AtomicU32::new(0);
+    ///
+    /// /// Busy once, then answers; safe to repeat.
+    /// #[tool(read_only)]
+    /// async fn status() -> Result<&'static str, ToolFailure> {
+    ///     match CALLS.fetch_add(1, Ordering::SeqCst) {
+    ///         0 => Err(ToolFailure::ordinary("busy").with_retry_after(Duration::from_millis(30))),
+    ///         _ => Ok("up"),
+    ///     }
+    /// }
+    ///
+    /// # tokio::runtime::Builder::new_current_thread().enable_all().start_paused(true).build().unwrap().block_on(async {
+    /// let runtime = Runtime::new(toolset![status])
+    ///     .with_retry(RetryPolicy::exponential(Duration::ZERO));
+    /// let (done, report) = runtime.call_with_report("status", &json!({}), CallOptions::new()).await;
+    /// assert_eq!(done.unwrap().output, json!("up"));
+    /// assert_eq!(report.attempts, 2);
+    /// assert_eq!(report.waited, Duration::from_millis(30));
+    /// # });
+    /// ```
+    pub async fn call_with_report(
+        &self,
+        tool: &str,
+        args: &Value,
+        options: CallOptions,
+    ) -> (Result<ToolExecution, ToolFailure>, CallReport) {
+        let mut report = CallReport::default();
+        let outcome = call::run(&self.config, tool, args, &options, &mut report).await;
+        (outcome, report)
     }
 
     /// Starts `tool` in a task and returns its [`Handle`].
@@ -283,7 +337,8 @@ impl Runtime {
         );
         let tool = tool.to_owned();
         tasks.spawn(async move {
-            let call = call::run(&config, &tool, &args, &options);
+            let mut report = CallReport::default();
+            let call = call::run(&config, &tool, &args, &options, &mut report);
             let outcome = relay(Some(chunks), call, |chunk| {
                 task.push(chunk);
                 std::future::ready(())

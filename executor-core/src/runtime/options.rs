@@ -100,8 +100,9 @@ impl CallOptions {
     }
 
     /// The key every attempt sees as [`ToolContext::idempotency_key`]. Without one, the
-    /// runtime makes one per call (32 hex digits) for a tool whose hints say it has side
-    /// effects, when its policy retries such tools; other calls get none.
+    /// runtime makes one per call (32 hex digits) when it may try the call more than once (its
+    /// policy allows a retry, and the tool says it is read-only or idempotent or the policy
+    /// retries side effects); a call that gets one attempt gets none.
     #[must_use]
     pub fn with_idempotency_key(mut self, key: impl Into<String>) -> Self {
         self.idempotency_key = Some(key.into());

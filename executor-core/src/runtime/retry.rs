@@ -15,10 +15,11 @@ use crate::tool::ToolAnnotations;
 ///
 /// What is retried is read from [`for_retry`], the crate's one failure table: ordinary failures
 /// are; terminal, unhandled, invalid-argument, unknown-tool and cancelled ones are not. On top
-/// of the table, a tool whose spec says it is destructive or not idempotent
-/// ([`ToolAnnotations`]) is **not retried unless [`retry_side_effects`](Self::retry_side_effects)
-/// opts in**: repeating such a call may repeat its effect. A tool without those hints is
-/// retried, since its author classified the failure as ordinary (retryable).
+/// of the table, the tool's hints ([`ToolAnnotations`]) are read as MCP reads them: a tool is
+/// safe to repeat only when it says it is read-only or idempotent (and does not also say it is
+/// not idempotent). Any other tool, **a tool without hints included**, may repeat its effect
+/// when called again (MCP's defaults: not read-only, destructive, not idempotent), and is **not
+/// retried unless [`retry_side_effects`](Self::retry_side_effects) opts in**.
 ///
 /// ```
 /// use tool_executor::runtime::RetryPolicy;
@@ -42,7 +43,8 @@ pub struct RetryPolicy {
 }
 
 impl Default for RetryPolicy {
-    /// 3 attempts, 100 ms base, 10 s cap, side-effecting tools not retried.
+    /// 3 attempts, 100 ms base, 10 s cap, only tools that say they are read-only or idempotent
+    /// retried.
     fn default() -> Self {
         Self::exponential(Duration::from_millis(100))
     }
@@ -81,7 +83,8 @@ impl RetryPolicy {
         self
     }
 
-    /// Whether tools annotated destructive or non-idempotent are retried too (default `false`).
+    /// Whether tools that may repeat their effect (any tool that does not say it is read-only or
+    /// idempotent, one without hints included) are retried too (default `false`).
     #[must_use]
     pub fn retry_side_effects(mut self, retry: bool) -> Self {
         self.side_effects = retry;
@@ -108,6 +111,12 @@ impl RetryPolicy {
         self.side_effects
     }
 
+    /// Whether a failure of a tool with these hints (`None`: a tool without any) may be
+    /// retried, as far as the hints go: the tool is safe to repeat, or the policy opts in.
+    pub(super) fn may_repeat(&self, hints: Option<&ToolAnnotations>) -> bool {
+        self.side_effects || !has_side_effects(hints)
+    }
+
     /// The upper bound of the jittered delay after failed attempt `attempt` (1-based):
     /// `min(max_delay, base × 2^(attempt−1))`.
     #[must_use]
@@ -131,8 +140,7 @@ impl RetryPolicy {
         let RetryDecision::Retry { after } = for_retry(failure) else {
             return None;
         };
-        let risky = hints.is_some_and(has_side_effects);
-        (!risky || self.side_effects).then_some(after.unwrap_or_default())
+        self.may_repeat(hints).then_some(after.unwrap_or_default())
     }
 
     /// The generator the jitter is drawn from: seeded as configured, else by the OS.
@@ -141,11 +149,17 @@ impl RetryPolicy {
     }
 }
 
-/// Whether repeating a call may repeat its effect, by the tool's hints: it says it is not
-/// idempotent, or that it is destructive without saying it is idempotent.
-pub(super) fn has_side_effects(hints: &ToolAnnotations) -> bool {
-    hints.idempotent == Some(false)
-        || (hints.destructive == Some(true) && hints.idempotent != Some(true))
+/// Whether repeating a call may repeat its effect, by the tool's hints read with MCP's
+/// defaults (`readOnlyHint` false, `destructiveHint` true, `idempotentHint` false): unless the
+/// tool says it is idempotent, or read-only without saying it is not idempotent. `None`, a tool
+/// without hints, may.
+pub(super) fn has_side_effects(hints: Option<&ToolAnnotations>) -> bool {
+    let Some(hints) = hints else {
+        return true;
+    };
+    let safe = hints.idempotent == Some(true)
+        || (hints.read_only == Some(true) && hints.idempotent != Some(false));
+    !safe
 }
 
 /// A small generator: splitmix64 over an atomic counter, so concurrent calls share one

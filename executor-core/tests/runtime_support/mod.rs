@@ -70,6 +70,16 @@ impl Script {
         Self::build(name, ToolAnnotations::default(), true, steps)
     }
 
+    /// An executor whose one tool says it is idempotent: safe to repeat, so the runtime
+    /// retries it (a tool without hints is not retried unless the policy opts in).
+    pub fn repeatable(name: &str, steps: impl IntoIterator<Item = Step>) -> Arc<Self> {
+        let hints = ToolAnnotations {
+            idempotent: Some(true),
+            ..ToolAnnotations::default()
+        };
+        Self::build(name, hints, true, steps)
+    }
+
     pub fn with_hints(
         name: &str,
         hints: ToolAnnotations,

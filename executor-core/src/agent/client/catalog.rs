@@ -3,11 +3,12 @@
 use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::sync::Arc;
+use std::time::Duration;
 
 use a2a_protocol_types::agent_card::{AgentCard, AgentSkill};
 use serde_json::{Map, Value, json};
 
-use crate::agent::TOOL_SCHEMAS_EXTENSION;
+use crate::agent::tools::TOOL_SCHEMAS_EXTENSION;
 use crate::tool::SpecList;
 use crate::tool::{ToolAnnotations, ToolSpec};
 
@@ -38,11 +39,7 @@ pub(super) fn catalog(card: &AgentCard) -> Catalog {
     for skill in &card.skills {
         let (spec, input) = match schemas.and_then(|s| s.get(&skill.id)) {
             Some(entry) if entry.get("inputSchema").is_some_and(Value::is_object) => {
-                let mut spec = base_spec(skill, entry["inputSchema"].clone());
-                if let Some(output) = entry.get("outputSchema").filter(|s| s.is_object()) {
-                    spec.output_schema = Some(output.clone());
-                }
-                (spec, Input::Data)
+                (published_spec(skill, entry), Input::Data)
             }
             _ => (base_spec(skill, text_schema(skill)), Input::Text),
         };
@@ -67,6 +64,37 @@ fn published_schemas(card: &AgentCard) -> Option<&Map<String, Value>> {
         .as_ref()?
         .get("skills")?
         .as_object()
+}
+
+/// The spec of a skill the tool-schemas extension describes: its schemas, and its hints,
+/// failure codes and time limit when the entry carries them (what
+/// [`ToolAgent`](crate::agent::ToolAgent) publishes). Hints the entry does not carry come from
+/// the skill's tags, which can only say `true`; a malformed field is left out, as a peer's card
+/// is not ours to reject.
+fn published_spec(skill: &AgentSkill, entry: &Value) -> ToolSpec {
+    let mut spec = base_spec(skill, entry["inputSchema"].clone());
+    if let Some(output) = entry.get("outputSchema").filter(|s| s.is_object()) {
+        spec.output_schema = Some(output.clone());
+    }
+    if let Some(annotations) = entry
+        .get("annotations")
+        .and_then(|a| serde_json::from_value::<ToolAnnotations>(a.clone()).ok())
+    {
+        spec.annotations = ToolAnnotations {
+            title: annotations.title.or(spec.annotations.title),
+            ..annotations
+        };
+    }
+    if let Some(codes) = entry
+        .get("failureCodes")
+        .and_then(|c| serde_json::from_value::<Vec<String>>(c.clone()).ok())
+    {
+        spec.failure_codes = codes;
+    }
+    if let Some(ms) = entry.get("timeoutMs").and_then(Value::as_u64) {
+        spec.timeout = Some(Duration::from_millis(ms));
+    }
+    spec
 }
 
 fn base_spec(skill: &AgentSkill, input_schema: Value) -> ToolSpec {
@@ -103,6 +131,36 @@ mod tests {
     use super::*;
 
     #[test]
+    fn published_hints_failure_codes_and_timeouts_are_read_as_given() {
+        let mut card = AgentCard::new("t", "1", AgentInterface::jsonrpc("http://127.0.0.1:1"))
+            .with_capabilities(AgentCapabilities::none())
+            .with_skill(AgentSkill::new("book", "Book", "Books.").with_tags(["tool"]));
+        card.capabilities.extensions = Some(vec![AgentExtension {
+            uri: TOOL_SCHEMAS_EXTENSION.to_owned(),
+            description: None,
+            required: Some(false),
+            params: Some(json!({"skills": {"book": {
+                "inputSchema": {"type": "object"},
+                "annotations": {"idempotentHint": false, "destructiveHint": false},
+                "failureCodes": ["busy", "sold_out"],
+                "timeoutMs": 5000
+            }}})),
+        }]);
+        let book = &catalog(&card).specs[0];
+        assert_eq!(
+            book.annotations,
+            ToolAnnotations {
+                title: Some("Book".to_owned()),
+                idempotent: Some(false),
+                destructive: Some(false),
+                ..ToolAnnotations::default()
+            }
+        );
+        assert_eq!(book.failure_codes, ["busy", "sold_out"]);
+        assert_eq!(book.timeout, Some(Duration::from_secs(5)));
+    }
+
+    #[test]
     fn published_skills_take_data_and_others_text() {
         let mut card = AgentCard::new("t", "1", AgentInterface::jsonrpc("http://127.0.0.1:1"))
             .with_capabilities(AgentCapabilities::none())
@@ -129,6 +187,8 @@ mod tests {
         assert_eq!(add.annotations.title.as_deref(), Some("Add"));
         assert_eq!(add.annotations.read_only, Some(true));
         assert_eq!(add.annotations.destructive, None);
+        assert!(add.failure_codes.is_empty());
+        assert_eq!(add.timeout, None);
         let chat = &catalog.specs[1];
         assert_eq!(chat.annotations.title, None);
         assert_eq!(chat.output_schema, None);

@@ -34,7 +34,12 @@ use crate::tool::{BoxFuture, ContextExecutor, ToolContext, ToolStreamChunk};
 ///   [`TOOL_SCHEMAS_EXTENSION`](crate::agent::TOOL_SCHEMAS_EXTENSION) that
 ///   [`ToolAgent`](crate::agent::ToolAgent) writes) is the real tool: its input and output
 ///   schemas, called with the data part `{"tool": NAME, "arguments": {…}}`, its result read from
-///   the `result` artifact. Any other skill takes one string argument, `text`, sent as a text
+///   the `result` artifact. Its spec carries every hint as the agent gave it (`idempotent:
+///   false` too), its failure codes and its time limit, so a [`Runtime`](crate::runtime::Runtime)
+///   in front of this executor retries it as it would the tool itself; each call sends the
+///   caller's [`ToolContext::attempt`] and [`ToolContext::idempotency_key`] in the data part's
+///   metadata ([`ATTEMPT_METADATA`](crate::agent::ATTEMPT_METADATA),
+///   [`IDEMPOTENCY_KEY_METADATA`](crate::agent::IDEMPOTENCY_KEY_METADATA)). Any other skill takes one string argument, `text`, sent as a text
 ///   message; its answer is the task's artifacts (or the agent's message): a lone data part as
 ///   its data, text as one string.
 /// - When the card declares streaming, a call streams (`SendStreamingMessage`): `working`
@@ -156,7 +161,7 @@ impl A2aToolExecutor {
         let Some(input) = self.shared.catalog.routes.get(tool).cloned() else {
             return Err(ToolFailure::unknown_tool(tool));
         };
-        let message = message_for(tool, &input, params)?;
+        let message = message_for(tool, &input, params, ctx)?;
         let params = MessageSendParams::new(message);
         let mut fold = Fold::new(tool, input, ctx);
         if self.shared.card.capabilities.streaming == Some(true) {

@@ -8,13 +8,15 @@ use a2a_protocol_types::agent_card::AgentCard;
 use a2a_protocol_types::message::{Message, Part};
 use a2a_protocol_types::params::MessageSendParams;
 use a2a_protocol_types::responses::SendMessageResponse;
-use serde_json::{Value, json};
+use serde_json::{Map, Value, json};
 
 use super::catalog::Catalog;
 use super::catalog::{Input, TEXT_ARGUMENT};
 use super::config::A2aClientConfig;
 use super::outcome::{Fold, Outcome, answer, client_failure, unexpected};
+use crate::agent::tools::{ATTEMPT_METADATA, IDEMPOTENCY_KEY_METADATA};
 use crate::failure::ToolFailure;
+use crate::tool::ToolContext;
 use crate::tool::call::args::describe;
 use crate::transport::cancel::CancelOnDrop;
 
@@ -95,10 +97,13 @@ impl Shared {
 }
 
 /// The message that calls `tool`: a data part for a published skill, a text part otherwise.
+/// The data part carries the caller's attempt and idempotency key from `ctx` in its metadata
+/// (when it has a key or is a retry), for the agent to give the tool.
 pub(super) fn message_for(
     tool: &str,
     input: &Input,
     params: &Value,
+    ctx: &ToolContext,
 ) -> Result<Message, ToolFailure> {
     let arguments = match params {
         Value::Object(_) => params.clone(),
@@ -111,7 +116,13 @@ pub(super) fn message_for(
         }
     };
     let part = match input {
-        Input::Data => Part::data(json!({"tool": tool, "arguments": arguments})),
+        Input::Data => {
+            let part = Part::data(json!({"tool": tool, "arguments": arguments}));
+            match caller_metadata(ctx) {
+                Some(metadata) => part.with_metadata(metadata),
+                None => part,
+            }
+        }
         Input::Text => match arguments.get(TEXT_ARGUMENT) {
             Some(Value::String(text)) => Part::text(text.clone()),
             None => {
@@ -128,6 +139,21 @@ pub(super) fn message_for(
         },
     };
     Ok(Message::user(uuid::Uuid::new_v4().to_string(), vec![part]))
+}
+
+/// `{"executor/attempt": n, "executor/idempotencyKey": key}` for a call with a key or past
+/// its first attempt; nothing for a plain first call.
+fn caller_metadata(ctx: &ToolContext) -> Option<Value> {
+    let key = ctx.idempotency_key();
+    if key.is_none() && ctx.attempt() <= 1 {
+        return None;
+    }
+    let mut metadata = Map::new();
+    metadata.insert(ATTEMPT_METADATA.into(), ctx.attempt().into());
+    if let Some(key) = key {
+        metadata.insert(IDEMPOTENCY_KEY_METADATA.into(), key.into());
+    }
+    Some(Value::Object(metadata))
 }
 
 /// Sends `CancelTask` for a task whose caller stopped waiting.

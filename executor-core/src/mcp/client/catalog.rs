@@ -3,12 +3,13 @@
 
 use std::collections::HashMap;
 use std::sync::Arc;
+use std::time::Duration;
 
 use rmcp::model::Tool;
 use serde_json::Value;
 
 use super::McpServerConfig;
-use crate::mcp::convert::{RESULT_KEY, is_object_schema};
+use crate::mcp::convert::{FAILURE_CODES_META, RESULT_KEY, TIMEOUT_META, is_object_schema};
 use crate::tool::SpecList;
 use crate::tool::{ToolAnnotations, ToolSpec};
 
@@ -94,6 +95,20 @@ fn spec_of(tool: &Tool) -> (ToolSpec, bool) {
         annotations.open_world = a.open_world_hint;
     }
     spec.annotations = annotations;
+    // What one of our servers lists beyond MCP's fields; a malformed value is left out, as a
+    // peer's listing is not ours to reject.
+    if let Some(meta) = &tool.meta {
+        if let Some(codes) = meta
+            .0
+            .get(FAILURE_CODES_META)
+            .and_then(|c| serde_json::from_value::<Vec<String>>(c.clone()).ok())
+        {
+            spec.failure_codes = codes;
+        }
+        if let Some(ms) = meta.0.get(TIMEOUT_META).and_then(Value::as_u64) {
+            spec.timeout = Some(Duration::from_millis(ms));
+        }
+    }
     (spec, unwrap)
 }
 

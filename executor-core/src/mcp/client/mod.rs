@@ -15,7 +15,7 @@ use std::sync::{Arc, PoisonError, RwLock};
 
 use rmcp::model::{
     CallToolRequest, CallToolRequestParams, CallToolResult, CancelledNotificationParam,
-    ClientRequest, RequestId, ServerResult, Tool,
+    ClientRequest, MetaObject, RequestId, RequestMetaObject, ServerResult, Tool,
 };
 use rmcp::service::{Peer, PeerRequestOptions, RoleClient, ServiceError};
 use serde_json::Value;
@@ -28,6 +28,7 @@ use outcome::{from_result, from_service_error};
 use progress::{Relay, Unregister, relay_progress};
 
 use crate::failure::ToolFailure;
+use crate::mcp::convert::caller_meta;
 use crate::tool::SpecList;
 use crate::tool::call::drive;
 use crate::tool::route::unserved;
@@ -53,6 +54,14 @@ struct Shared {
 ///   one of ours and said so); protocol errors map to failure kinds; a server that died is
 ///   restarted (and relisted) on the next call.
 /// - Progress notifications become the call's [`ToolContext::progress`].
+/// - Specs keep every hint as the server lists it (`idempotentHint: false` too), and, from one
+///   of our servers, its failure codes and time limit (tool `_meta`
+///   [`FAILURE_CODES_META`](crate::mcp::FAILURE_CODES_META),
+///   [`TIMEOUT_META`](crate::mcp::TIMEOUT_META)); each call sends the context's attempt and
+///   idempotency key in its request `_meta` ([`ATTEMPT_META`](crate::mcp::ATTEMPT_META),
+///   [`IDEMPOTENCY_KEY_META`](crate::mcp::IDEMPOTENCY_KEY_META)), so a
+///   [`Runtime`](crate::runtime::Runtime) in front of this executor retries the server's tools
+///   as it would the tools themselves.
 #[derive(Clone)]
 pub struct McpToolExecutor {
     shared: Arc<Shared>,
@@ -240,6 +249,9 @@ impl McpToolExecutor {
         let peer = self.peer().await?;
         let mut request = CallToolRequestParams::new(route.remote.clone());
         request.arguments = arguments;
+        // rmcp merges these with the `_meta` it adds itself (the progress token).
+        request.meta = caller_meta(ctx.attempt(), ctx.idempotency_key())
+            .map(|meta| RequestMetaObject(MetaObject(meta)));
         let outcome = self.send_call(&peer, request, ctx).await;
         match outcome {
             Ok(result) => from_result(tool, result, route.unwrap),
