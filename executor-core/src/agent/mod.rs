@@ -121,8 +121,8 @@ pub use serve::{AgentServer, RunningAgent, ServeError, StopReport};
 #[cfg(any(feature = "a2a-postgres", feature = "a2a-sqlite"))]
 pub use stores::Stores;
 pub use tools::{
-    ATTEMPT_METADATA, IDEMPOTENCY_KEY_METADATA, OUTPUT_ARTIFACT, RESULT_ARTIFACT,
-    TOOL_SCHEMAS_EXTENSION, ToolAgent,
+    ATTEMPT_METADATA, EXACT_JSON_MEDIA_TYPE, IDEMPOTENCY_KEY_METADATA, OUTPUT_ARTIFACT,
+    RESULT_ARTIFACT, TOOL_SCHEMAS_EXTENSION, ToolAgent,
 };
 #[cfg(feature = "a2a-postgres")]
 #[cfg_attr(docsrs, doc(cfg(feature = "a2a-postgres")))]

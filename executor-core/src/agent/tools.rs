@@ -18,6 +18,7 @@ use super::card::Agent;
 use super::emitter::Emitter;
 use super::example::example_call;
 use super::queue::{TaskQueue, run_execute};
+use crate::runtime::is_i_json;
 use crate::schema::dialect::integral_floats_to_integers;
 use crate::tool::{
     BoxFuture, STREAM_CAPACITY, ToolAnnotations, ToolContext, ToolExecutor, ToolSpec,
@@ -47,8 +48,15 @@ pub const ATTEMPT_METADATA: &str = "executor/attempt";
 /// send's task, failed or not, so a retry would never run again.
 pub const IDEMPOTENCY_KEY_METADATA: &str = "executor/idempotencyKey";
 
-/// The artifact a tool's result is written to (one data part).
+/// The artifact a tool's result is written to: one data part, or, when the result holds a
+/// number an A2A data part cannot carry exactly (an integer beyond ±2^53: A2A's data parts are
+/// protobuf `Struct`s, whose numbers are doubles), one text part of media type
+/// [`EXACT_JSON_MEDIA_TYPE`] holding the result's exact JSON text.
 pub const RESULT_ARTIFACT: &str = "result";
+
+/// The media type of a `result` text part that holds the result as exact JSON text, which
+/// [`A2aToolExecutor`](crate::agent::A2aToolExecutor) parses back into the same value.
+pub const EXACT_JSON_MEDIA_TYPE: &str = "application/json";
 
 /// The artifact a streaming tool's text and data chunks are appended to.
 pub const OUTPUT_ARTIFACT: &str = "output";
@@ -222,12 +230,22 @@ impl ToolAgent {
         }
         match outcome {
             Ok(execution) => {
-                emit.chunk(RESULT_ARTIFACT, vec![Part::data(execution.output)], true)
+                emit.chunk(RESULT_ARTIFACT, vec![result_part(execution.output)], true)
                     .await?;
                 emit.complete().await
             }
             Err(failure) => emit.fail_with(&failure).await,
         }
+    }
+}
+
+/// The result as a data part, or as its exact JSON text when a number in it is one a data
+/// part would round (the server crate refuses such a part, which failed a valid call).
+fn result_part(output: Value) -> Part {
+    if is_i_json(&output) {
+        Part::data(output)
+    } else {
+        Part::text(output.to_string()).with_media_type(EXACT_JSON_MEDIA_TYPE)
     }
 }
 

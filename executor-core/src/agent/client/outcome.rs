@@ -11,7 +11,7 @@ use a2a_protocol_types::task::{Task, TaskState, TaskStatus};
 use serde_json::Value;
 
 use super::catalog::Input;
-use crate::agent::{OUTPUT_ARTIFACT, RESULT_ARTIFACT};
+use crate::agent::{EXACT_JSON_MEDIA_TYPE, OUTPUT_ARTIFACT, RESULT_ARTIFACT};
 use crate::failure::transport::{A2aFailureClass, A2aOutcome, A2aTerminal, from_a2a};
 use crate::failure::{FailureKind, ToolFailure};
 use crate::tool::{ToolContext, ToolExecution};
@@ -237,10 +237,14 @@ fn message_value(parts: &[Part]) -> Value {
     }
 }
 
-/// A data part's data as the peer sent it, or a text, URL or raw part's string.
+/// A data part's data as the peer sent it, a text part of our exact-JSON media type as the
+/// value it holds (a result with integers beyond ±2^53), or a text, URL or raw part's string.
 fn part_value(part: &Part) -> Value {
     match &part.content {
         PartContent::Data(data) => data.clone(),
+        PartContent::Text(s) if part.media_type.as_deref() == Some(EXACT_JSON_MEDIA_TYPE) => {
+            serde_json::from_str(s).unwrap_or_else(|_| Value::String(s.clone()))
+        }
         PartContent::Text(s) | PartContent::Url(s) | PartContent::Raw(s) => {
             Value::String(s.clone())
         }
