@@ -6,7 +6,8 @@
 //! Each case is called through `ToolSet::execute` (a caller with arguments from its own
 //! provider client) and through a `#[tools]` impl, so no adapter is in between.
 
-#![allow(clippy::needless_pass_by_value)] // a tool's arguments are owned
+// The tools are written the ways users write them: owned arguments, async without awaits.
+#![allow(clippy::needless_pass_by_value, clippy::unused_async)]
 
 use std::future::Future;
 use std::pin::pin;
@@ -149,13 +150,16 @@ fn a_nested_null_in_a_defaulted_field_is_absent() {
     let sent = json!({"query": {"text": "x", "genres": null, "page": {"size": null, "after": null}, "year": null}});
     let expected = json!({"query": {"text": "x", "genres": [], "page": {"size": 0, "after": null}, "year": 0}, "more": []});
     assert_eq!(call("find", sent.clone()), Ok(expected));
-    let sent = json!({"query": {"text": "x"}, "more": [{"text": "y", "genres": null, "page": null}]});
+    let sent =
+        json!({"query": {"text": "x"}, "more": [{"text": "y", "genres": null, "page": null}]});
     let found = call("find", sent).unwrap();
     assert_eq!(found["more"][0]["genres"], json!([]));
     assert_eq!(found["more"][0]["page"], json!({"size": 0, "after": null}));
     assert_eq!(
         call_method("find", json!({"query": {"text": "x", "genres": null}})),
-        Ok(json!({"query": {"text": "x", "genres": [], "page": {"size": 0, "after": null}, "year": 0}}))
+        Ok(
+            json!({"query": {"text": "x", "genres": [], "page": {"size": 0, "after": null}, "year": 0}})
+        )
     );
 }
 

@@ -37,7 +37,7 @@ pub fn call_body(model: &ToolFn, receiver: Option<TokenStream>) -> TokenStream {
         };
         return quote!(__rt::call_context_free(#name, #ctx, #output));
     }
-    let decode = decode_args(model);
+    let decode = decode_args(model, receiver.is_some());
     let timeout = option_tokens(
         model
             .timeout_ms()
@@ -91,7 +91,7 @@ pub fn call_body(model: &ToolFn, receiver: Option<TokenStream>) -> TokenStream {
 //     })
 pub fn context_free_output(model: &ToolFn, receiver: Option<TokenStream>) -> TokenStream {
     let name = &model.name;
-    let decode = decode_args(model);
+    let decode = decode_args(model, receiver.is_some());
     let ctx = ctx_ident();
     let invoke = invoke(model, receiver, &quote!(&#ctx));
     quote! {
@@ -121,27 +121,56 @@ pub fn ctx_ident() -> Ident {
 // Output:
 //     let [__executor_arg_0, __executor_arg_1, __executor_arg_2, __executor_arg_3] =
 //         __rt::arguments(__executor_params, &["a", "b", "c", "d"])?;
-//     let __executor_arg_0: i64 = __rt::required(__executor_arg_0, "a", "i64")?;
-//     let __executor_arg_1: i64 = __rt::or_default(__executor_arg_1, "b")?;
-//     let __executor_arg_2: Option<&str> = __rt::or_default(__executor_arg_2, "c")?;
-//     let __executor_arg_3 = match __executor_arg_3 {
-//         __rt::Some(v) => __rt::decode::<u8>(v, "d")?,
-//         __rt::None => 7,
+//     let (__executor_arg_0, __executor_arg_1, __executor_arg_2, __executor_arg_3) = match (
+//         __rt::required::<i64>(__executor_arg_0, "a", "i64", <Self as __rt::Tool>::spec),
+//         __rt::or_default::<i64>(__executor_arg_1, "b", <Self as __rt::Tool>::spec),
+//         __rt::or_default::<Option<&str>>(__executor_arg_2, "c", <Self as __rt::Tool>::spec),
+//         __rt::or_else::<u8>(__executor_arg_3, "d", <Self as __rt::Tool>::spec, || 7),
+//     ) {
+//         (__rt::Ok(__executor_arg_0), …) => (__executor_arg_0, …),
+//         (__executor_arg_0, …) => return __rt::Err(__rt::failures([__executor_arg_0.err(), …])),
 //     };
 // `arguments` walks the object once, filling one slot per name; a key that is no argument's
-// is an error. A tool without arguments still checks that it was sent none.
-fn decode_args(model: &ToolFn) -> TokenStream {
+// is an error. A tool without arguments still checks that it was sent none; a tool with one
+// argument writes `let __executor_arg_0 = <its decode>?;`. Each argument is decoded whatever
+// the others did, and only a failure reads the tool's spec (`<Self as Tool>::spec`, or for a
+// `#[tools]` method `__rt::Listed(|| <Self as ContextExecutor>::list_specs(self), "name")`)
+// or gathers the failures, so a call that decodes pays for neither.
+fn decode_args(model: &ToolFn, method: bool) -> TokenStream {
     let params = params_ident();
     let args: Vec<&Arg> = model.args().collect();
     let bindings: Vec<Ident> = (0..args.len()).map(arg_ident).collect();
     let names = args.iter().map(|a| a.json_name.as_str());
-    let lets = args
+    let tool = if method {
+        let name = &model.name;
+        quote!(__rt::Listed(|| <Self as __rt::ContextExecutor>::list_specs(self), #name))
+    } else {
+        quote!(<Self as __rt::Tool>::spec)
+    };
+    let decoded: Vec<TokenStream> = args
         .iter()
         .zip(&bindings)
-        .map(|(arg, b)| decode_one(arg, b));
-    quote! {
+        .map(|(arg, b)| decode_one(arg, b, &tool))
+        .collect();
+    let slots = quote! {
         let [#(#bindings),*] = __rt::arguments(#params, &[#(#names),*])?;
-        #(#lets)*
+    };
+    match bindings.as_slice() {
+        [] => slots,
+        [binding] => {
+            let decoded = &decoded[0];
+            quote! {
+                #slots
+                let #binding = #decoded?;
+            }
+        }
+        _ => quote! {
+            #slots
+            let (#(#bindings),*) = match (#(#decoded),*) {
+                (#(__rt::Ok(#bindings)),*) => (#(#bindings),*),
+                (#(#bindings),*) => return __rt::Err(__rt::failures([#(#bindings.err()),*])),
+            };
+        },
     }
 }
 
@@ -149,7 +178,8 @@ fn arg_ident(index: usize) -> Ident {
     format_ident!("__executor_arg_{}", index, span = Span::mixed_site())
 }
 
-fn decode_one(arg: &Arg, binding: &Ident) -> TokenStream {
+/// The argument's decode, a `Result` of the value the fn takes (or its owned holder).
+fn decode_one(arg: &Arg, binding: &Ident, tool: &TokenStream) -> TokenStream {
     let name = &arg.json_name;
     let span = span_of(&arg.ty);
     // What serde decodes (borrowed strings, the `Vec` behind a slice) and, for a required
@@ -165,9 +195,11 @@ fn decode_one(arg: &Arg, binding: &Ident) -> TokenStream {
     };
     let decoded = match &arg.default {
         None if !arg.is_option => {
-            quote_spanned!(span=> __rt::required(#binding, #name, #expected)?)
+            quote_spanned!(span=> __rt::required::<#target>(#binding, #name, #expected, #tool))
         }
-        None | Some(ArgDefault::Trait) => quote_spanned!(span=> __rt::or_default(#binding, #name)?),
+        None | Some(ArgDefault::Trait) => {
+            quote_spanned!(span=> __rt::or_default::<#target>(#binding, #name, #tool))
+        }
         Some(ArgDefault::Expr(expr)) => {
             let expr_span = syn::spanned::Spanned::span(expr);
             // A slice or reference argument decodes into an owned holder; its default is
@@ -178,24 +210,24 @@ fn decode_one(arg: &Arg, binding: &Ident) -> TokenStream {
                 }
                 _ => quote_spanned!(expr_span=> #expr),
             };
-            let value = quote_spanned!(span=> __rt::decode::<#target>(__executor_value, #name)?);
-            let value = if matches!(arg.decode, Decode::CowStr) {
-                quote!(__rt::Cow::Borrowed(#value))
-            } else {
-                value
-            };
-            return quote! {
-                let #binding = match #binding {
-                    __rt::Some(__executor_value) => #value,
-                    __rt::None => #default,
+            if matches!(arg.decode, Decode::CowStr) {
+                // The default is a `Cow`, the decoded value a `&str` borrowed from the request.
+                return quote_spanned! {span=>
+                    __rt::or_default::<__rt::Option<&str>>(#binding, #name, #tool).map(
+                        |__executor_value| match __executor_value {
+                            __rt::Some(__executor_value) => __rt::Cow::Borrowed(__executor_value),
+                            __rt::None => #default,
+                        },
+                    )
                 };
-            };
+            }
+            quote_spanned!(span=> __rt::or_else::<#target>(#binding, #name, #tool, || #default))
         }
     };
     if matches!(arg.decode, Decode::CowStr) {
-        quote!(let #binding = __rt::Cow::Borrowed::<str>(#decoded);)
+        quote!(#decoded.map(__rt::Cow::Borrowed::<str>))
     } else {
-        quote!(let #binding: #target = #decoded;)
+        decoded
     }
 }
 
@@ -230,14 +262,17 @@ fn invoke(model: &ToolFn, receiver: Option<TokenStream>, ctx: &TokenStream) -> T
             #call;
             __rt::Ok(__rt::Value::Null)
         },
-        Ret::Infallible(ty) => quote_spanned! {span_of(ty)=>
-            __rt::encode(&#call)
-        },
+        Ret::Infallible(ty) => {
+            let erased = erase_lifetimes(ty);
+            quote_spanned! {span_of(ty)=>
+            __rt::encode::<#erased>(&#call)
+            }
+        }
         Ret::Result(ty) => quote_spanned! {span_of(ty)=>
             match __rt::ResultParts::into_result(#call) {
                 __rt::Ok(__executor_value) => __rt::encode(&__executor_value),
                 __rt::Err(__executor_error) => {
-                    __rt::Err(::core::convert::Into::<__rt::ToolFailure>::into(__executor_error))
+                    __rt::Err(__rt::IntoToolFailure::into_tool_failure(__executor_error))
                 }
             }
         },

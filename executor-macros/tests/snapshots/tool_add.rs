@@ -65,13 +65,27 @@ const _: () = {
                         __executor_params,
                         &["a", "b"],
                     )?;
-                    let __executor_arg_0: i64 = __rt::required(
-                        __executor_arg_0,
-                        "a",
-                        "i64",
-                    )?;
-                    let __executor_arg_1: i64 = __rt::or_default(__executor_arg_1, "b")?;
-                    __rt::encode(&add(__executor_arg_0, __executor_arg_1))
+                    let (__executor_arg_0, __executor_arg_1) = match (
+                        __rt::required::<
+                            i64,
+                        >(__executor_arg_0, "a", "i64", <Self as __rt::Tool>::spec),
+                        __rt::or_default::<
+                            i64,
+                        >(__executor_arg_1, "b", <Self as __rt::Tool>::spec),
+                    ) {
+                        (__rt::Ok(__executor_arg_0), __rt::Ok(__executor_arg_1)) => {
+                            (__executor_arg_0, __executor_arg_1)
+                        }
+                        (__executor_arg_0, __executor_arg_1) => {
+                            return __rt::Err(
+                                __rt::failures([
+                                    __executor_arg_0.err(),
+                                    __executor_arg_1.err(),
+                                ]),
+                            );
+                        }
+                    };
+                    __rt::encode::<i64>(&add(__executor_arg_0, __executor_arg_1))
                 },
             )
         }

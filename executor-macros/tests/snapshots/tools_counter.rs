@@ -32,12 +32,18 @@ const _: () = {
                                         __executor_params,
                                         &["by"],
                                     )?;
-                                    let __executor_arg_0: u64 = __rt::required(
+                                    let __executor_arg_0 = __rt::required::<
+                                        u64,
+                                    >(
                                         __executor_arg_0,
                                         "by",
                                         "u64",
+                                        __rt::Listed(
+                                            || <Self as __rt::ContextExecutor>::list_specs(self),
+                                            "bump",
+                                        ),
                                     )?;
-                                    __rt::encode(&self.bump(__executor_arg_0).await)
+                                    __rt::encode::<u64>(&self.bump(__executor_arg_0).await)
                                 },
                             ),
                         ),
