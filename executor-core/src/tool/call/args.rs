@@ -58,10 +58,16 @@ pub trait IntoToolFailure {
     fn into_tool_failure(self) -> ToolFailure;
 }
 
-impl<E: Into<ToolFailure>> IntoToolFailure for E {
+// Not recommended, so an error without a conversion is reported as `IntoToolFailure` (with the
+// message above) rather than as the `From` bound underneath (with the library's impls).
+#[diagnostic::do_not_recommend]
+impl<E> IntoToolFailure for E
+where
+    ToolFailure: From<E>,
+{
     #[inline]
     fn into_tool_failure(self) -> ToolFailure {
-        self.into()
+        ToolFailure::from(self)
     }
 }
 
