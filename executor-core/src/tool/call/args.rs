@@ -61,13 +61,10 @@ pub trait IntoToolFailure {
 // Not recommended, so an error without a conversion is reported as `IntoToolFailure` (with the
 // message above) rather than as the `From` bound underneath (with the library's impls).
 #[diagnostic::do_not_recommend]
-impl<E> IntoToolFailure for E
-where
-    ToolFailure: From<E>,
-{
+impl<E: Into<ToolFailure>> IntoToolFailure for E {
     #[inline]
     fn into_tool_failure(self) -> ToolFailure {
-        ToolFailure::from(self)
+        self.into()
     }
 }
 
