@@ -21,8 +21,9 @@ pub use crate::failure::support::{
 pub use crate::schema::support::literal;
 pub use crate::schema::{InputSchema, output_schema};
 pub use crate::tool::call::args::{
-    IntoToolFailure, Listed, ToolArgument, ToolOutput, arguments, decode, describe, encode,
-    failures, missing, or_default, or_else, required, unknown,
+    IntoToolFailure, Listed, ToolArgument, ToolOutput, again, arguments, decode, describe, encode,
+    failures, first, first_or_default, first_or_else, missing, or_default, or_else, required,
+    unknown,
 };
 pub use crate::tool::call::{
     ResultParts, call_blocking, call_context_free, context_free_output, drive, finish,

@@ -117,25 +117,40 @@ pub fn ctx_ident() -> Ident {
     Ident::new("__executor_ctx", Span::mixed_site())
 }
 
-// Input:  fn f(a: i64, #[arg(default)] b: i64, c: Option<&str>, #[arg(default = 7)] d: u8)
+// Input:  fn f(a: i64, #[arg(default = 7)] d: u8)
 // Output:
-//     let [__executor_arg_0, __executor_arg_1, __executor_arg_2, __executor_arg_3] =
-//         __rt::arguments(__executor_params, &["a", "b", "c", "d"])?;
-//     let (__executor_arg_0, __executor_arg_1, __executor_arg_2, __executor_arg_3) = match (
-//         __rt::required::<i64>(__executor_arg_0, "a", "i64", <Self as __rt::Tool>::spec),
-//         __rt::or_default::<i64>(__executor_arg_1, "b", <Self as __rt::Tool>::spec),
-//         __rt::or_default::<Option<&str>>(__executor_arg_2, "c", <Self as __rt::Tool>::spec),
-//         __rt::or_else::<u8>(__executor_arg_3, "d", <Self as __rt::Tool>::spec, || 7),
-//     ) {
-//         (__rt::Ok(__executor_arg_0), …) => (__executor_arg_0, …),
-//         (__executor_arg_0, …) => return __rt::Err(__rt::failures([__executor_arg_0.err(), …])),
+//     let (__executor_arg_0, __executor_arg_1) = '__executor_decode: {
+//         let [__executor_arg_0, __executor_arg_1] =
+//             __rt::arguments(__executor_params, &["a", "d"])?;
+//         '__executor_first: {
+//             let __executor_arg_0 = match __rt::first::<i64>(__executor_arg_0) {
+//                 __rt::Some(__executor_value) => __executor_value,
+//                 __rt::None => break '__executor_first,
+//             };
+//             let __executor_arg_1 = match __rt::first_or_else::<u8>(__executor_arg_1, || 7) { … };
+//             break '__executor_decode (__executor_arg_0, __executor_arg_1);
+//         }
+//         __rt::again(move || match (
+//             __rt::required::<i64>(__executor_arg_0, "a", "i64", <Self as __rt::Tool>::spec),
+//             __rt::or_else::<u8>(__executor_arg_1, "d", <Self as __rt::Tool>::spec, || 7),
+//         ) {
+//             (__rt::Ok(__executor_arg_0), __rt::Ok(__executor_arg_1)) => __rt::Ok((__executor_arg_0, __executor_arg_1)),
+//             (__executor_arg_0, __executor_arg_1) => __rt::Err(__rt::failures([__executor_arg_0.err(), __executor_arg_1.err()])),
+//         })?
 //     };
-// `arguments` walks the object once, filling one slot per name; a key that is no argument's
-// is an error. A tool without arguments still checks that it was sent none; a tool with one
-// argument writes `let __executor_arg_0 = <its decode>?;`. Each argument is decoded whatever
-// the others did, and only a failure reads the tool's spec (`<Self as Tool>::spec`, or for a
-// `#[tools]` method `__rt::Listed(|| <Self as ContextExecutor>::list_specs(self), "name")`)
-// or gathers the failures, so a call that decodes pays for neither.
+// (`#[arg(default)]` and `Option<T>` are `first_or_default`/`or_default`.) `arguments` walks
+// the object once, filling one slot per name; a key that is no argument's is an error. A tool
+// without arguments still checks that it was sent none. The first pass decodes the arguments
+// one after the other straight from the request, as a hand-written decoder would; only when one
+// does not decode does the second pass decode them all again, as the tool's input schema
+// allows (a `null` for an optional property, `2.0` for an integer; read through
+// `<Self as Tool>::spec`, or for a `#[tools]` method
+// `__rt::Listed(|| <Self as ContextExecutor>::list_specs(self), "name")`), either going on with
+// those values or reporting every failure at once (`__rt::failures`). So a call that decodes
+// the first time pays for none of it (measured in BENCHMARKS.md §5): `__rt::again` runs the
+// second pass out of line, and its closure is built only there and copies the slots (`move`)
+// rather than borrowing them, which would keep them on the stack. The block ends the slots
+// before the call, so the call's future does not keep them.
 fn decode_args(model: &ToolFn, method: bool) -> TokenStream {
     let params = params_ident();
     let args: Vec<&Arg> = model.args().collect();
@@ -147,28 +162,46 @@ fn decode_args(model: &ToolFn, method: bool) -> TokenStream {
     } else {
         quote!(<Self as __rt::Tool>::spec)
     };
-    let decoded: Vec<TokenStream> = args
-        .iter()
-        .zip(&bindings)
-        .map(|(arg, b)| decode_one(arg, b, &tool))
-        .collect();
     let slots = quote! {
         let [#(#bindings),*] = __rt::arguments(#params, &[#(#names),*])?;
     };
+    let (first, again): (Vec<TokenStream>, Vec<TokenStream>) = args
+        .iter()
+        .zip(&bindings)
+        .map(|(arg, b)| decode_one(arg, b, &tool))
+        .unzip();
+    let label = syn::Lifetime::new("'__executor_decode", Span::mixed_site());
+    let first_label = syn::Lifetime::new("'__executor_first", Span::mixed_site());
     match bindings.as_slice() {
         [] => slots,
         [binding] => {
-            let decoded = &decoded[0];
+            let (first, again) = (&first[0], &again[0]);
             quote! {
-                #slots
-                let #binding = #decoded?;
+                let #binding = {
+                    #slots
+                    match #first {
+                        __rt::Some(__executor_value) => __executor_value,
+                        __rt::None => __rt::again(move || #again)?,
+                    }
+                };
             }
         }
         _ => quote! {
-            #slots
-            let (#(#bindings),*) = match (#(#decoded),*) {
-                (#(__rt::Ok(#bindings)),*) => (#(#bindings),*),
-                (#(#bindings),*) => return __rt::Err(__rt::failures([#(#bindings.err()),*])),
+            let (#(#bindings),*) = #label: {
+                #slots
+                #first_label: {
+                    #(
+                        let #bindings = match #first {
+                            __rt::Some(__executor_value) => __executor_value,
+                            __rt::None => break #first_label,
+                        };
+                    )*
+                    break #label (#(#bindings),*);
+                }
+                __rt::again(move || match (#(#again),*) {
+                    (#(__rt::Ok(#bindings)),*) => __rt::Ok((#(#bindings),*)),
+                    (#(#bindings),*) => __rt::Err(__rt::failures([#(#bindings.err()),*])),
+                })?
             };
         },
     }
@@ -178,8 +211,9 @@ fn arg_ident(index: usize) -> Ident {
     format_ident!("__executor_arg_{}", index, span = Span::mixed_site())
 }
 
-/// The argument's decode, a `Result` of the value the fn takes (or its owned holder).
-fn decode_one(arg: &Arg, binding: &Ident, tool: &TokenStream) -> TokenStream {
+/// The argument's first try (an `Option` of the value the fn takes, or its owned holder) and
+/// its second (a `Result`, as the schema allows, with the failure).
+fn decode_one(arg: &Arg, binding: &Ident, tool: &TokenStream) -> (TokenStream, TokenStream) {
     let name = &arg.json_name;
     let span = span_of(&arg.ty);
     // What serde decodes (borrowed strings, the `Vec` behind a slice) and, for a required
@@ -193,13 +227,15 @@ fn decode_one(arg: &Arg, binding: &Ident, tool: &TokenStream) -> TokenStream {
         }
         Decode::Ref(inner) => (erase_lifetimes(inner), type_text(inner)),
     };
-    let decoded = match &arg.default {
-        None if !arg.is_option => {
-            quote_spanned!(span=> __rt::required::<#target>(#binding, #name, #expected, #tool))
-        }
-        None | Some(ArgDefault::Trait) => {
-            quote_spanned!(span=> __rt::or_default::<#target>(#binding, #name, #tool))
-        }
+    let (first, again) = match &arg.default {
+        None if !arg.is_option => (
+            quote_spanned!(span=> __rt::first::<#target>(#binding)),
+            quote_spanned!(span=> __rt::required::<#target>(#binding, #name, #expected, #tool)),
+        ),
+        None | Some(ArgDefault::Trait) => (
+            quote_spanned!(span=> __rt::first_or_default::<#target>(#binding)),
+            quote_spanned!(span=> __rt::or_default::<#target>(#binding, #name, #tool)),
+        ),
         Some(ArgDefault::Expr(expr)) => {
             let expr_span = syn::spanned::Spanned::span(expr);
             // A slice or reference argument decodes into an owned holder; its default is
@@ -212,22 +248,30 @@ fn decode_one(arg: &Arg, binding: &Ident, tool: &TokenStream) -> TokenStream {
             };
             if matches!(arg.decode, Decode::CowStr) {
                 // The default is a `Cow`, the decoded value a `&str` borrowed from the request.
-                return quote_spanned! {span=>
-                    __rt::or_default::<__rt::Option<&str>>(#binding, #name, #tool).map(
-                        |__executor_value| match __executor_value {
-                            __rt::Some(__executor_value) => __rt::Cow::Borrowed(__executor_value),
-                            __rt::None => #default,
-                        },
-                    )
+                let cow = quote! {
+                    |__executor_value| match __executor_value {
+                        __rt::Some(__executor_value) => __rt::Cow::Borrowed(__executor_value),
+                        __rt::None => #default,
+                    }
                 };
+                return (
+                    quote_spanned!(span=> __rt::first_or_default::<__rt::Option<&str>>(#binding).map(#cow)),
+                    quote_spanned!(span=> __rt::or_default::<__rt::Option<&str>>(#binding, #name, #tool).map(#cow)),
+                );
             }
-            quote_spanned!(span=> __rt::or_else::<#target>(#binding, #name, #tool, || #default))
+            (
+                quote_spanned!(span=> __rt::first_or_else::<#target>(#binding, || #default)),
+                quote_spanned!(span=> __rt::or_else::<#target>(#binding, #name, #tool, || #default)),
+            )
         }
     };
     if matches!(arg.decode, Decode::CowStr) {
-        quote!(#decoded.map(__rt::Cow::Borrowed::<str>))
+        (
+            quote!(#first.map(__rt::Cow::Borrowed::<str>)),
+            quote!(#again.map(__rt::Cow::Borrowed::<str>)),
+        )
     } else {
-        decoded
+        (first, again)
     }
 }
 

@@ -324,6 +324,44 @@ pub fn arguments<'v, const N: usize>(
     Ok(slots)
 }
 
+/// The first try at a required argument: decoded straight from the request, or `None` (absent
+/// or not decoding as sent), after which generated code decodes every argument again with
+/// [`required`], [`or_default`] and [`or_else`] and reports each failure.
+#[allow(clippy::inline_always)] // as `decode`: once per parameter in every generated tool
+#[inline(always)]
+#[must_use]
+pub fn first<'de, T: ToolArgument<'de>>(value: Option<&'de Value>) -> Option<T> {
+    match value {
+        Some(value) => T::deserialize(value).ok(),
+        None => None,
+    }
+}
+
+/// The first try at an optional argument (`Option<T>`, `#[arg(default)]`): `T::default()` when
+/// absent; see [`first`].
+#[allow(clippy::inline_always)] // as `decode`: once per parameter in every generated tool
+#[inline(always)]
+#[must_use]
+pub fn first_or_default<'de, T: ToolArgument<'de> + Default>(
+    value: Option<&'de Value>,
+) -> Option<T> {
+    first_or_else(value, T::default)
+}
+
+/// The first try at an argument with a default (`#[arg(default = …)]`): `default()` when
+/// absent; see [`first`].
+#[allow(clippy::inline_always)] // as `decode`: once per parameter in every generated tool
+#[inline(always)]
+pub fn first_or_else<'de, T: ToolArgument<'de>>(
+    value: Option<&'de Value>,
+    default: impl FnOnce() -> T,
+) -> Option<T> {
+    match value {
+        Some(value) => T::deserialize(value).ok(),
+        None => Some(default()),
+    }
+}
+
 /// A required argument: decoded, or an error naming what was expected (`expected` is the
 /// parameter's Rust type, said in JSON words). A `null` is not absent here: the property is
 /// required.
@@ -394,6 +432,14 @@ fn optional_again<'de, T: Deserialize<'de>>(
         return Ok(default());
     }
     decode_again(value, name, tool)
+}
+
+/// Runs generated code's second pass over a call's arguments (see [`first`]) out of line, so
+/// its code stays out of the function that runs the first pass (BENCHMARKS.md §5).
+#[cold]
+#[inline(never)]
+pub fn again<R>(pass: impl FnOnce() -> R) -> R {
+    pass()
 }
 
 /// One invalid-arguments failure for the arguments of a call that failed, in parameter order:
