@@ -11,7 +11,7 @@
 //!   `integer` is that integer (JSON Schema counts `2.0` as an integer).
 //!
 //! It reads the request in place (strings still borrow from it) and runs only after a failure,
-//! so a call whose arguments decode the first time pays nothing for it. Where the schema says
+//! so a call whose arguments decode the first time never runs it. Where the schema says
 //! nothing clear (an unresolvable `$ref`, a schema that accepts anything), the value is read as
 //! sent: the rules only ever relax a position the schema describes.
 

@@ -147,9 +147,9 @@ pub fn ctx_ident() -> Ident {
 // `<Self as Tool>::spec`, or for a `#[tools]` method
 // `__rt::Listed(|| <Self as ContextExecutor>::list_specs(self), "name")`), either going on with
 // those values or reporting every failure at once (`__rt::failures`). So a call that decodes
-// the first time pays for none of it (measured in BENCHMARKS.md §5): `__rt::again` runs the
-// second pass out of line, and its closure is built only there and copies the slots (`move`)
-// rather than borrowing them, which would keep them on the stack. The block ends the slots
+// the first time pays next to nothing (4 instructions, measured in BENCHMARKS.md §5):
+// `__rt::again` runs the second pass out of line, and its closure is built only there and
+// copies the slots (`move`) rather than borrowing them, which would keep them on the stack. The block ends the slots
 // before the call, so the call's future does not keep them.
 fn decode_args(model: &ToolFn, method: bool) -> TokenStream {
     let params = params_ident();
