@@ -21,7 +21,9 @@ pub use crate::failure::support::{
 pub use crate::schema::support::literal;
 pub use crate::schema::{InputSchema, output_schema};
 pub use crate::tool::call::args::{
-    arguments, decode, describe, encode, missing, or_default, required, unknown,
+    IntoToolFailure, Listed, ToolArgument, ToolOutput, again, arguments, decode, describe, encode,
+    failures, first, first_or_default, first_or_else, missing, or_default, or_else, required,
+    unknown,
 };
 pub use crate::tool::call::{
     ResultParts, call_blocking, call_context_free, context_free_output, drive, finish,

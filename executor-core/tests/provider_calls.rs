@@ -155,10 +155,10 @@ async fn invalid_json_arguments_and_unknown_tools_are_answers_not_errors() {
         outcomes[1].result.as_ref().unwrap_err().kind(),
         FailureKind::UnknownTool
     );
-    // An empty arguments string is `{}`: the tool runs and reports the missing argument.
+    // An empty arguments string is `{}`: the tool runs and reports both missing arguments.
     assert_eq!(
         outcomes[2].result.as_ref().unwrap_err().message(),
-        "a: missing required argument; expected an integer"
+        "a: missing required argument; expected an integer\nb: missing required argument; expected an integer"
     );
     let messages = answer.messages();
     let unknown: serde_json::Value =

@@ -34,7 +34,9 @@ fn streams_carry_progress_data_and_a_terminal_chunk() {
         assert_eq!(
             drain(rx).await,
             vec![
-                json!({"kind": "error", "message": "a: expected an integer, got \"x\"",
+                // Both arguments' failures, the first one first.
+                json!({"kind": "error",
+                        "message": "a: expected an integer, got \"x\"\nb: missing required argument; expected an integer",
                         "code": "invalid_arguments", "classification": "ordinary"})
             ]
         );

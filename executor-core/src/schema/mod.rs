@@ -7,6 +7,7 @@
 //! and several clients choke on the URI) nor a root `title`.
 
 pub mod dialect;
+pub(crate) mod lenient;
 
 use schemars::JsonSchema;
 use schemars::generate::{SchemaGenerator, SchemaSettings};

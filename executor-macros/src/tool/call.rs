@@ -37,7 +37,7 @@ pub fn call_body(model: &ToolFn, receiver: Option<TokenStream>) -> TokenStream {
         };
         return quote!(__rt::call_context_free(#name, #ctx, #output));
     }
-    let decode = decode_args(model);
+    let decode = decode_args(model, receiver.is_some());
     let timeout = option_tokens(
         model
             .timeout_ms()
@@ -91,7 +91,7 @@ pub fn call_body(model: &ToolFn, receiver: Option<TokenStream>) -> TokenStream {
 //     })
 pub fn context_free_output(model: &ToolFn, receiver: Option<TokenStream>) -> TokenStream {
     let name = &model.name;
-    let decode = decode_args(model);
+    let decode = decode_args(model, receiver.is_some());
     let ctx = ctx_ident();
     let invoke = invoke(model, receiver, &quote!(&#ctx));
     quote! {
@@ -117,31 +117,93 @@ pub fn ctx_ident() -> Ident {
     Ident::new("__executor_ctx", Span::mixed_site())
 }
 
-// Input:  fn f(a: i64, #[arg(default)] b: i64, c: Option<&str>, #[arg(default = 7)] d: u8)
+// Input:  fn f(a: i64, #[arg(default = 7)] d: u8)
 // Output:
-//     let [__executor_arg_0, __executor_arg_1, __executor_arg_2, __executor_arg_3] =
-//         __rt::arguments(__executor_params, &["a", "b", "c", "d"])?;
-//     let __executor_arg_0: i64 = __rt::required(__executor_arg_0, "a", "i64")?;
-//     let __executor_arg_1: i64 = __rt::or_default(__executor_arg_1, "b")?;
-//     let __executor_arg_2: Option<&str> = __rt::or_default(__executor_arg_2, "c")?;
-//     let __executor_arg_3 = match __executor_arg_3 {
-//         __rt::Some(v) => __rt::decode::<u8>(v, "d")?,
-//         __rt::None => 7,
+//     let (__executor_arg_0, __executor_arg_1) = '__executor_decode: {
+//         let [__executor_arg_0, __executor_arg_1] =
+//             __rt::arguments(__executor_params, &["a", "d"])?;
+//         '__executor_first: {
+//             let __executor_arg_0 = match __rt::first::<i64>(__executor_arg_0) {
+//                 __rt::Some(__executor_value) => __executor_value,
+//                 __rt::None => break '__executor_first,
+//             };
+//             let __executor_arg_1 = match __rt::first_or_else::<u8>(__executor_arg_1, || 7) { … };
+//             break '__executor_decode (__executor_arg_0, __executor_arg_1);
+//         }
+//         __rt::again(move || match (
+//             __rt::required::<i64>(__executor_arg_0, "a", "i64", <Self as __rt::Tool>::spec),
+//             __rt::or_else::<u8>(__executor_arg_1, "d", <Self as __rt::Tool>::spec, || 7),
+//         ) {
+//             (__rt::Ok(__executor_arg_0), __rt::Ok(__executor_arg_1)) => __rt::Ok((__executor_arg_0, __executor_arg_1)),
+//             (__executor_arg_0, __executor_arg_1) => __rt::Err(__rt::failures([__executor_arg_0.err(), __executor_arg_1.err()])),
+//         })?
 //     };
-// `arguments` walks the object once, filling one slot per name; a key that is no argument's
-// is an error. A tool without arguments still checks that it was sent none.
-fn decode_args(model: &ToolFn) -> TokenStream {
+// (`#[arg(default)]` and `Option<T>` are `first_or_default`/`or_default`.) `arguments` walks
+// the object once, filling one slot per name; a key that is no argument's is an error. A tool
+// without arguments still checks that it was sent none. The first pass decodes the arguments
+// one after the other straight from the request, as a hand-written decoder would; only when one
+// does not decode does the second pass decode them all again, as the tool's input schema
+// allows (a `null` for an optional property, `2.0` for an integer; read through
+// `<Self as Tool>::spec`, or for a `#[tools]` method
+// `__rt::Listed(|| <Self as ContextExecutor>::list_specs(self), "name")`), either going on with
+// those values or reporting every failure at once (`__rt::failures`). So a call that decodes
+// the first time pays next to nothing (4 instructions, measured in BENCHMARKS.md §5):
+// `__rt::again` runs the second pass out of line, and its closure is built only there and
+// copies the slots (`move`) rather than borrowing them, which would keep them on the stack. The block ends the slots
+// before the call, so the call's future does not keep them.
+fn decode_args(model: &ToolFn, method: bool) -> TokenStream {
     let params = params_ident();
     let args: Vec<&Arg> = model.args().collect();
     let bindings: Vec<Ident> = (0..args.len()).map(arg_ident).collect();
     let names = args.iter().map(|a| a.json_name.as_str());
-    let lets = args
+    let tool = if method {
+        let name = &model.name;
+        quote!(__rt::Listed(|| <Self as __rt::ContextExecutor>::list_specs(self), #name))
+    } else {
+        quote!(<Self as __rt::Tool>::spec)
+    };
+    let slots = quote! {
+        let [#(#bindings),*] = __rt::arguments(#params, &[#(#names),*])?;
+    };
+    let (first, again): (Vec<TokenStream>, Vec<TokenStream>) = args
         .iter()
         .zip(&bindings)
-        .map(|(arg, b)| decode_one(arg, b));
-    quote! {
-        let [#(#bindings),*] = __rt::arguments(#params, &[#(#names),*])?;
-        #(#lets)*
+        .map(|(arg, b)| decode_one(arg, b, &tool))
+        .unzip();
+    let label = syn::Lifetime::new("'__executor_decode", Span::mixed_site());
+    let first_label = syn::Lifetime::new("'__executor_first", Span::mixed_site());
+    match bindings.as_slice() {
+        [] => slots,
+        [binding] => {
+            let (first, again) = (&first[0], &again[0]);
+            quote! {
+                let #binding = {
+                    #slots
+                    match #first {
+                        __rt::Some(__executor_value) => __executor_value,
+                        __rt::None => __rt::again(move || #again)?,
+                    }
+                };
+            }
+        }
+        _ => quote! {
+            let (#(#bindings),*) = #label: {
+                #slots
+                #first_label: {
+                    #(
+                        let #bindings = match #first {
+                            __rt::Some(__executor_value) => __executor_value,
+                            __rt::None => break #first_label,
+                        };
+                    )*
+                    break #label (#(#bindings),*);
+                }
+                __rt::again(move || match (#(#again),*) {
+                    (#(__rt::Ok(#bindings)),*) => __rt::Ok((#(#bindings),*)),
+                    (#(#bindings),*) => __rt::Err(__rt::failures([#(#bindings.err()),*])),
+                })?
+            };
+        },
     }
 }
 
@@ -149,7 +211,9 @@ fn arg_ident(index: usize) -> Ident {
     format_ident!("__executor_arg_{}", index, span = Span::mixed_site())
 }
 
-fn decode_one(arg: &Arg, binding: &Ident) -> TokenStream {
+/// The argument's first try (an `Option` of the value the fn takes, or its owned holder) and
+/// its second (a `Result`, as the schema allows, with the failure).
+fn decode_one(arg: &Arg, binding: &Ident, tool: &TokenStream) -> (TokenStream, TokenStream) {
     let name = &arg.json_name;
     let span = span_of(&arg.ty);
     // What serde decodes (borrowed strings, the `Vec` behind a slice) and, for a required
@@ -163,11 +227,15 @@ fn decode_one(arg: &Arg, binding: &Ident) -> TokenStream {
         }
         Decode::Ref(inner) => (erase_lifetimes(inner), type_text(inner)),
     };
-    let decoded = match &arg.default {
-        None if !arg.is_option => {
-            quote_spanned!(span=> __rt::required(#binding, #name, #expected)?)
-        }
-        None | Some(ArgDefault::Trait) => quote_spanned!(span=> __rt::or_default(#binding, #name)?),
+    let (first, again) = match &arg.default {
+        None if !arg.is_option => (
+            quote_spanned!(span=> __rt::first::<#target>(#binding)),
+            quote_spanned!(span=> __rt::required::<#target>(#binding, #name, #expected, #tool)),
+        ),
+        None | Some(ArgDefault::Trait) => (
+            quote_spanned!(span=> __rt::first_or_default::<#target>(#binding)),
+            quote_spanned!(span=> __rt::or_default::<#target>(#binding, #name, #tool)),
+        ),
         Some(ArgDefault::Expr(expr)) => {
             let expr_span = syn::spanned::Spanned::span(expr);
             // A slice or reference argument decodes into an owned holder; its default is
@@ -178,24 +246,32 @@ fn decode_one(arg: &Arg, binding: &Ident) -> TokenStream {
                 }
                 _ => quote_spanned!(expr_span=> #expr),
             };
-            let value = quote_spanned!(span=> __rt::decode::<#target>(__executor_value, #name)?);
-            let value = if matches!(arg.decode, Decode::CowStr) {
-                quote!(__rt::Cow::Borrowed(#value))
-            } else {
-                value
-            };
-            return quote! {
-                let #binding = match #binding {
-                    __rt::Some(__executor_value) => #value,
-                    __rt::None => #default,
+            if matches!(arg.decode, Decode::CowStr) {
+                // The default is a `Cow`, the decoded value a `&str` borrowed from the request.
+                let cow = quote! {
+                    |__executor_value| match __executor_value {
+                        __rt::Some(__executor_value) => __rt::Cow::Borrowed(__executor_value),
+                        __rt::None => #default,
+                    }
                 };
-            };
+                return (
+                    quote_spanned!(span=> __rt::first_or_default::<__rt::Option<&str>>(#binding).map(#cow)),
+                    quote_spanned!(span=> __rt::or_default::<__rt::Option<&str>>(#binding, #name, #tool).map(#cow)),
+                );
+            }
+            (
+                quote_spanned!(span=> __rt::first_or_else::<#target>(#binding, || #default)),
+                quote_spanned!(span=> __rt::or_else::<#target>(#binding, #name, #tool, || #default)),
+            )
         }
     };
     if matches!(arg.decode, Decode::CowStr) {
-        quote!(let #binding = __rt::Cow::Borrowed::<str>(#decoded);)
+        (
+            quote!(#first.map(__rt::Cow::Borrowed::<str>)),
+            quote!(#again.map(__rt::Cow::Borrowed::<str>)),
+        )
     } else {
-        quote!(let #binding: #target = #decoded;)
+        (first, again)
     }
 }
 
@@ -230,14 +306,17 @@ fn invoke(model: &ToolFn, receiver: Option<TokenStream>, ctx: &TokenStream) -> T
             #call;
             __rt::Ok(__rt::Value::Null)
         },
-        Ret::Infallible(ty) => quote_spanned! {span_of(ty)=>
-            __rt::encode(&#call)
-        },
+        Ret::Infallible(ty) => {
+            let erased = erase_lifetimes(ty);
+            quote_spanned! {span_of(ty)=>
+            __rt::encode::<#erased>(&#call)
+            }
+        }
         Ret::Result(ty) => quote_spanned! {span_of(ty)=>
             match __rt::ResultParts::into_result(#call) {
                 __rt::Ok(__executor_value) => __rt::encode(&__executor_value),
                 __rt::Err(__executor_error) => {
-                    __rt::Err(::core::convert::Into::<__rt::ToolFailure>::into(__executor_error))
+                    __rt::Err(__rt::IntoToolFailure::into_tool_failure(__executor_error))
                 }
             }
         },

@@ -49,9 +49,11 @@ fn check_signature(sig: &Signature, site: Site, errors: &mut Errors) {
         }
     }
     match (sig.receiver(), site) {
-        (Some(receiver), Site::Free) => errors.spanned(
-            receiver,
-            "`self` is not allowed in a free #[tool] fn; put the method in an `impl` block marked `#[tools]`",
+        // A method whose `impl` block lacks `#[tools]` (or a free fn with `self`): blamed on
+        // the attribute, which is what needs to move.
+        (Some(_), Site::Free) => errors.at(
+            proc_macro2::Span::call_site(),
+            "#[tool] on a method needs #[tools] on its `impl` block; write `#[tools] impl Type { #[tool] async fn name(&self, arg: Type) -> Output }`, or drop `self` for a free #[tool] fn",
         ),
         (Some(receiver), Site::Method) => {
             if !matches!(receiver.kind, syn::ReceiverKind::Reference(_, _, None)) {

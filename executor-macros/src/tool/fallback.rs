@@ -28,6 +28,15 @@ pub fn tool_fn(func: &ItemFn, krate: &CratePath) -> TokenStream {
     super::expand::tool_items(func, krate, name, &spec_body, &call_body, None)
 }
 
+// Input:  impl Counter { #[tool] async fn hit(&self, #[arg(default)] by: u64) -> u64 { by } }
+// Output: async fn hit(&self, by: u64) -> u64 { by }
+/// A method marked `#[tool]` in an `impl` block without `#[tools]`: the method alone, since
+/// the struct and `const _` a tool adds cannot stand inside an `impl` block (rustc would
+/// report each of them before the real mistake).
+pub fn tool_method(func: &ItemFn) -> TokenStream {
+    func.to_token_stream()
+}
+
 // Input:  #[tools] impl Counter { #[tool] fn bump(self) -> u64 { 1 } }
 // Output: impl Counter { fn bump(self) -> u64 { 1 } }
 //         const _: () = { impl ContextExecutor for Counter { /* `unreachable!()` */ } };

@@ -41,7 +41,11 @@ pub fn tool(args: TokenStream, input: TokenStream) -> TokenStream {
         }
         let attr = ToolAttr::parse(args, &mut errors);
         let model = ToolFn::from_syn(attr, &func.attrs, &mut func.sig, Site::Free, &mut errors);
-        *on_error = Fallback::Items(fallback::tool_fn(&func, &model.krate));
+        *on_error = Fallback::Items(if func.sig.receiver().is_some() {
+            fallback::tool_method(&func)
+        } else {
+            fallback::tool_fn(&func, &model.krate)
+        });
         check::check_fn(&model, &mut errors);
         errors.finish()?;
         Ok(expand::expand_fn(&model, &func))

@@ -61,17 +61,51 @@ const _: () = {
             __rt::context_free_output(
                 "add",
                 async move {
-                    let [__executor_arg_0, __executor_arg_1] = __rt::arguments(
-                        __executor_params,
-                        &["a", "b"],
-                    )?;
-                    let __executor_arg_0: i64 = __rt::required(
-                        __executor_arg_0,
-                        "a",
-                        "i64",
-                    )?;
-                    let __executor_arg_1: i64 = __rt::or_default(__executor_arg_1, "b")?;
-                    __rt::encode(&add(__executor_arg_0, __executor_arg_1))
+                    let (__executor_arg_0, __executor_arg_1) = '__executor_decode: {
+                        let [__executor_arg_0, __executor_arg_1] = __rt::arguments(
+                            __executor_params,
+                            &["a", "b"],
+                        )?;
+                        '__executor_first: {
+                            let __executor_arg_0 = match __rt::first::<
+                                i64,
+                            >(__executor_arg_0) {
+                                __rt::Some(__executor_value) => __executor_value,
+                                __rt::None => break '__executor_first,
+                            };
+                            let __executor_arg_1 = match __rt::first_or_default::<
+                                i64,
+                            >(__executor_arg_1) {
+                                __rt::Some(__executor_value) => __executor_value,
+                                __rt::None => break '__executor_first,
+                            };
+                            break '__executor_decode (
+                                __executor_arg_0,
+                                __executor_arg_1,
+                            );
+                        }
+                        __rt::again(move || match (
+                            __rt::required::<
+                                i64,
+                            >(__executor_arg_0, "a", "i64", <Self as __rt::Tool>::spec),
+                            __rt::or_default::<
+                                i64,
+                            >(__executor_arg_1, "b", <Self as __rt::Tool>::spec),
+                        ) {
+                            (__rt::Ok(__executor_arg_0), __rt::Ok(__executor_arg_1)) => {
+                                __rt::Ok((__executor_arg_0, __executor_arg_1))
+                            }
+                            (__executor_arg_0, __executor_arg_1) => {
+                                __rt::Err(
+                                    __rt::failures([
+                                        __executor_arg_0.err(),
+                                        __executor_arg_1.err(),
+                                    ]),
+                                )
+                            }
+                        })?
+                    };
+                    __rt::encode::<i64>(&add(__executor_arg_0, __executor_arg_1))
                 },
             )
         }

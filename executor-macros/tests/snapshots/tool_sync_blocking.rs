@@ -65,28 +65,62 @@ const _: () = {
                     __executor_params: &__rt::Value,
                     __executor_ctx: &__rt::ToolContext,
                 | -> __rt::Result<__rt::Value, __rt::ToolFailure> {
-                    let [__executor_arg_0, __executor_arg_1] = __rt::arguments(
-                        __executor_params,
-                        &["path", "rounds"],
-                    )?;
-                    let __executor_arg_0: &str = __rt::required(
-                        __executor_arg_0,
-                        "path",
-                        "&str",
-                    )?;
-                    let __executor_arg_1: Option<u32> = __rt::or_default(
-                        __executor_arg_1,
-                        "rounds",
-                    )?;
+                    let (__executor_arg_0, __executor_arg_1) = '__executor_decode: {
+                        let [__executor_arg_0, __executor_arg_1] = __rt::arguments(
+                            __executor_params,
+                            &["path", "rounds"],
+                        )?;
+                        '__executor_first: {
+                            let __executor_arg_0 = match __rt::first::<
+                                &str,
+                            >(__executor_arg_0) {
+                                __rt::Some(__executor_value) => __executor_value,
+                                __rt::None => break '__executor_first,
+                            };
+                            let __executor_arg_1 = match __rt::first_or_default::<
+                                Option<u32>,
+                            >(__executor_arg_1) {
+                                __rt::Some(__executor_value) => __executor_value,
+                                __rt::None => break '__executor_first,
+                            };
+                            break '__executor_decode (
+                                __executor_arg_0,
+                                __executor_arg_1,
+                            );
+                        }
+                        __rt::again(move || match (
+                            __rt::required::<
+                                &str,
+                            >(
+                                __executor_arg_0,
+                                "path",
+                                "&str",
+                                <Self as __rt::Tool>::spec,
+                            ),
+                            __rt::or_default::<
+                                Option<u32>,
+                            >(__executor_arg_1, "rounds", <Self as __rt::Tool>::spec),
+                        ) {
+                            (__rt::Ok(__executor_arg_0), __rt::Ok(__executor_arg_1)) => {
+                                __rt::Ok((__executor_arg_0, __executor_arg_1))
+                            }
+                            (__executor_arg_0, __executor_arg_1) => {
+                                __rt::Err(
+                                    __rt::failures([
+                                        __executor_arg_0.err(),
+                                        __executor_arg_1.err(),
+                                    ]),
+                                )
+                            }
+                        })?
+                    };
                     match __rt::ResultParts::into_result(
                         hash(__executor_arg_0, __executor_arg_1, __executor_ctx),
                     ) {
                         __rt::Ok(__executor_value) => __rt::encode(&__executor_value),
                         __rt::Err(__executor_error) => {
                             __rt::Err(
-                                ::core::convert::Into::<
-                                    __rt::ToolFailure,
-                                >::into(__executor_error),
+                                __rt::IntoToolFailure::into_tool_failure(__executor_error),
                             )
                         }
                     }

@@ -65,25 +65,79 @@ const _: () = {
         > + __rt::core::marker::Send + '_ {
             async move {
                 let __executor_body = async {
-                    let [__executor_arg_0, __executor_arg_1, __executor_arg_2] = __rt::arguments(
-                        __executor_params,
-                        &["city", "words", "u"],
-                    )?;
-                    let __executor_arg_0: &str = __rt::required(
-                        __executor_arg_0,
-                        "city",
-                        "&str",
-                    )?;
-                    let __executor_arg_1: __rt::Vec<&str> = __rt::required(
-                        __executor_arg_1,
-                        "words",
-                        "Vec<_>",
-                    )?;
-                    let __executor_arg_2: Unit = __rt::required(
-                        __executor_arg_2,
-                        "u",
-                        "Unit",
-                    )?;
+                    let (__executor_arg_0, __executor_arg_1, __executor_arg_2) = '__executor_decode: {
+                        let [__executor_arg_0, __executor_arg_1, __executor_arg_2] = __rt::arguments(
+                            __executor_params,
+                            &["city", "words", "u"],
+                        )?;
+                        '__executor_first: {
+                            let __executor_arg_0 = match __rt::first::<
+                                &str,
+                            >(__executor_arg_0) {
+                                __rt::Some(__executor_value) => __executor_value,
+                                __rt::None => break '__executor_first,
+                            };
+                            let __executor_arg_1 = match __rt::first::<
+                                __rt::Vec<&str>,
+                            >(__executor_arg_1) {
+                                __rt::Some(__executor_value) => __executor_value,
+                                __rt::None => break '__executor_first,
+                            };
+                            let __executor_arg_2 = match __rt::first::<
+                                Unit,
+                            >(__executor_arg_2) {
+                                __rt::Some(__executor_value) => __executor_value,
+                                __rt::None => break '__executor_first,
+                            };
+                            break '__executor_decode (
+                                __executor_arg_0,
+                                __executor_arg_1,
+                                __executor_arg_2,
+                            );
+                        }
+                        __rt::again(move || match (
+                            __rt::required::<
+                                &str,
+                            >(
+                                __executor_arg_0,
+                                "city",
+                                "&str",
+                                <Self as __rt::Tool>::spec,
+                            ),
+                            __rt::required::<
+                                __rt::Vec<&str>,
+                            >(
+                                __executor_arg_1,
+                                "words",
+                                "Vec<_>",
+                                <Self as __rt::Tool>::spec,
+                            ),
+                            __rt::required::<
+                                Unit,
+                            >(__executor_arg_2, "u", "Unit", <Self as __rt::Tool>::spec),
+                        ) {
+                            (
+                                __rt::Ok(__executor_arg_0),
+                                __rt::Ok(__executor_arg_1),
+                                __rt::Ok(__executor_arg_2),
+                            ) => {
+                                __rt::Ok((
+                                    __executor_arg_0,
+                                    __executor_arg_1,
+                                    __executor_arg_2,
+                                ))
+                            }
+                            (__executor_arg_0, __executor_arg_1, __executor_arg_2) => {
+                                __rt::Err(
+                                    __rt::failures([
+                                        __executor_arg_0.err(),
+                                        __executor_arg_1.err(),
+                                        __executor_arg_2.err(),
+                                    ]),
+                                )
+                            }
+                        })?
+                    };
                     match __rt::ResultParts::into_result(
                         weather(
                                 __executor_arg_0,
@@ -96,9 +150,7 @@ const _: () = {
                         __rt::Ok(__executor_value) => __rt::encode(&__executor_value),
                         __rt::Err(__executor_error) => {
                             __rt::Err(
-                                ::core::convert::Into::<
-                                    __rt::ToolFailure,
-                                >::into(__executor_error),
+                                __rt::IntoToolFailure::into_tool_failure(__executor_error),
                             )
                         }
                     }

@@ -28,16 +28,29 @@ const _: () = {
                             __rt::context_free_output(
                                 "bump",
                                 async move {
-                                    let [__executor_arg_0] = __rt::arguments(
-                                        __executor_params,
-                                        &["by"],
-                                    )?;
-                                    let __executor_arg_0: u64 = __rt::required(
-                                        __executor_arg_0,
-                                        "by",
-                                        "u64",
-                                    )?;
-                                    __rt::encode(&self.bump(__executor_arg_0).await)
+                                    let __executor_arg_0 = {
+                                        let [__executor_arg_0] = __rt::arguments(
+                                            __executor_params,
+                                            &["by"],
+                                        )?;
+                                        match __rt::first::<u64>(__executor_arg_0) {
+                                            __rt::Some(__executor_value) => __executor_value,
+                                            __rt::None => {
+                                                __rt::again(move || __rt::required::<
+                                                    u64,
+                                                >(
+                                                    __executor_arg_0,
+                                                    "by",
+                                                    "u64",
+                                                    __rt::Listed(
+                                                        || <Self as __rt::ContextExecutor>::list_specs(self),
+                                                        "bump",
+                                                    ),
+                                                ))?
+                                            }
+                                        }
+                                    };
+                                    __rt::encode::<u64>(&self.bump(__executor_arg_0).await)
                                 },
                             ),
                         ),
