@@ -8,11 +8,10 @@ mod hop_support;
 
 use std::time::Duration;
 
-use hop_support::{seen, tools};
+use hop_support::{assert_specs_survive, quick, seen, spec, tools};
 use serde_json::json;
-use tool_executor::ToolExecutor;
 use tool_executor::agent::{A2aToolExecutor, AgentServer, RunningAgent, ToolAgent};
-use tool_executor::runtime::{CallOptions, RetryPolicy, Runtime};
+use tool_executor::runtime::{CallOptions, Runtime};
 
 const LIMIT: Duration = Duration::from_secs(20);
 
@@ -28,44 +27,11 @@ async fn served() -> (RunningAgent, A2aToolExecutor) {
     (agent, client)
 }
 
-fn quick() -> RetryPolicy {
-    RetryPolicy::exponential(Duration::from_millis(1)).max_attempts(3)
-}
-
 #[tokio::test]
 async fn the_consuming_spec_keeps_every_hint_failure_code_and_timeout() {
     let (_agent, remote) = served().await;
-    let local = tools();
-    for name in ["book", "look", "seats"] {
-        let want = local
-            .specs()
-            .iter()
-            .find(|s| s.name == name)
-            .cloned()
-            .unwrap();
-        let got = remote
-            .specs()
-            .iter()
-            .find(|s| s.name == name)
-            .cloned()
-            .unwrap();
-        assert_eq!(got.annotations, want.annotations, "{name}'s hints");
-        assert_eq!(
-            got.failure_codes, want.failure_codes,
-            "{name}'s failure codes"
-        );
-        assert_eq!(got.timeout, want.timeout, "{name}'s timeout");
-    }
-    let book = remote
-        .specs()
-        .iter()
-        .find(|s| s.name == "book")
-        .cloned()
-        .unwrap();
-    assert_eq!(book.annotations.idempotent, Some(false));
-    assert_eq!(book.annotations.read_only, Some(false));
-    assert_eq!(book.failure_codes, ["busy", "sold_out"]);
-    assert_eq!(book.timeout, Some(Duration::from_secs(5)));
+    assert_specs_survive(&remote);
+    assert_eq!(spec(&remote, "book").annotations.read_only, Some(false));
 }
 
 #[tokio::test]

@@ -8,13 +8,12 @@ mod hop_support;
 
 use std::time::Duration;
 
-use hop_support::{seen, tools};
+use hop_support::{assert_specs_survive, quick, seen, tools};
 use serde_json::json;
 use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
-use tool_executor::ToolExecutor;
 use tool_executor::mcp::{McpProtocol, McpServerConfig, McpToolExecutor};
-use tool_executor::runtime::{CallOptions, RetryPolicy, Runtime};
+use tool_executor::runtime::{CallOptions, Runtime};
 
 const LIMIT: Duration = Duration::from_secs(20);
 
@@ -38,43 +37,10 @@ async fn served_on(protocol: McpProtocol) -> (tokio_util::sync::DropGuard, McpTo
     (shutdown.drop_guard(), client)
 }
 
-fn quick() -> RetryPolicy {
-    RetryPolicy::exponential(Duration::from_millis(1)).max_attempts(3)
-}
-
 #[tokio::test]
 async fn the_consuming_spec_keeps_every_hint_failure_code_and_timeout() {
     let (_server, remote) = served().await;
-    let local = tools();
-    for name in ["book", "look", "seats"] {
-        let want = local
-            .specs()
-            .iter()
-            .find(|s| s.name == name)
-            .cloned()
-            .unwrap();
-        let got = remote
-            .specs()
-            .iter()
-            .find(|s| s.name == name)
-            .cloned()
-            .unwrap();
-        assert_eq!(got.annotations, want.annotations, "{name}'s hints");
-        assert_eq!(
-            got.failure_codes, want.failure_codes,
-            "{name}'s failure codes"
-        );
-        assert_eq!(got.timeout, want.timeout, "{name}'s timeout");
-    }
-    let book = remote
-        .specs()
-        .iter()
-        .find(|s| s.name == "book")
-        .cloned()
-        .unwrap();
-    assert_eq!(book.annotations.idempotent, Some(false));
-    assert_eq!(book.failure_codes, ["busy", "sold_out"]);
-    assert_eq!(book.timeout, Some(Duration::from_secs(5)));
+    assert_specs_survive(&remote);
 }
 
 #[tokio::test]

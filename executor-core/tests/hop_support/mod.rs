@@ -6,9 +6,11 @@
 
 use std::collections::HashMap;
 use std::sync::{Mutex, PoisonError};
+use std::time::Duration;
 
 use tool_executor::prelude::*;
-use tool_executor::{ToolContext, ToolSet};
+use tool_executor::runtime::RetryPolicy;
+use tool_executor::{ToolContext, ToolExecutor, ToolSet, ToolSpec};
 
 /// What one call of a tool saw: its attempt number and idempotency key.
 pub type Seen = (u32, Option<String>);
@@ -80,4 +82,35 @@ pub async fn seats(run: String, busy: u32, ctx: &ToolContext) -> Result<u32, Boo
 
 pub fn tools() -> ToolSet {
     toolset![book, look, seats]
+}
+
+/// Three quick attempts.
+pub fn quick() -> RetryPolicy {
+    RetryPolicy::exponential(Duration::from_millis(1)).max_attempts(3)
+}
+
+/// `remote`'s spec of `name`.
+pub fn spec(remote: &dyn ToolExecutor, name: &str) -> ToolSpec {
+    let specs = remote.specs();
+    let spec = specs.iter().find(|s| s.name == name);
+    (**spec.unwrap_or_else(|| panic!("`{name}` is listed"))).clone()
+}
+
+/// Every hint, failure code and timeout of [`tools`] survived the hop to `remote`, the
+/// negative hints of `book` included.
+pub fn assert_specs_survive(remote: &dyn ToolExecutor) {
+    let local = tools();
+    for name in ["book", "look", "seats"] {
+        let (want, got) = (spec(&local, name), spec(remote, name));
+        assert_eq!(got.annotations, want.annotations, "{name}'s hints");
+        assert_eq!(
+            got.failure_codes, want.failure_codes,
+            "{name}'s failure codes"
+        );
+        assert_eq!(got.timeout, want.timeout, "{name}'s timeout");
+    }
+    let book = spec(remote, "book");
+    assert_eq!(book.annotations.idempotent, Some(false));
+    assert_eq!(book.failure_codes, ["busy", "sold_out"]);
+    assert_eq!(book.timeout, Some(Duration::from_secs(5)));
 }
