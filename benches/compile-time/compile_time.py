@@ -55,7 +55,13 @@ def body(i, name_expr, marker=0):
 
 
 def gen_ours(n, marker):
-    out = ["use tool_executor::prelude::*;", "use schemars::JsonSchema;", "use serde::Serialize;", ""]
+    out = [
+        "use tool_executor::prelude::*;",
+        "use tool_executor::ToolSet;",
+        "use schemars::JsonSchema;",
+        "use serde::Serialize;",
+        "",
+    ]
     for i in range(n):
         out.append(reply(i))
         out.append("/// Scores a name.")
@@ -78,7 +84,8 @@ def args_struct(i):
 def gen_hand(n, marker):
     out = [
         "use std::sync::{Arc, OnceLock};",
-        "use tool_executor::{BoxFuture, SpecList, ToolSpec};",
+        "use tool_executor::ToolSpec;",
+        "use tool_executor::tool::{BoxFuture, SpecList};",
         "use schemars::JsonSchema;",
         "use serde::{Deserialize, Serialize};",
         "use serde_json::Value;",

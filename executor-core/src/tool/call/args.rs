@@ -443,7 +443,7 @@ pub fn again<R>(pass: impl FnOnce() -> R) -> R {
 }
 
 /// One invalid-arguments failure for the arguments of a call that failed, in parameter order:
-/// the first one's message first, each on its own line, at most [`MAX_REPORTED`] of them and
+/// the first one's message first, each on its own line, at most `MAX_REPORTED` (8) of them and
 /// then how many more there were. Generated code calls it only once an argument has failed.
 #[cold]
 #[must_use]
