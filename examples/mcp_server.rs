@@ -75,30 +75,6 @@ async fn slow(
     format!("waited {seconds}s")
 }
 
-/// Blocks a thread for `seconds`, reporting progress every 100 ms, but gives up after one
-/// second (its `timeout`): a sync tool is answered on time even while its body still blocks,
-/// and its progress stops with the answer.
-#[tool(read_only, open_world = false, timeout = "1s")]
-fn crunch(
-    /// How long to block, in seconds.
-    seconds: u64,
-    ctx: &ToolContext,
-) -> String {
-    let ticks = seconds.saturating_mul(10).max(1);
-    for tick in 1..=ticks {
-        std::thread::sleep(Duration::from_millis(100));
-        #[allow(clippy::cast_precision_loss)] // tick counts stay far below 2^52
-        let fraction = tick as f64 / ticks as f64;
-        // A full buffer drops this chunk; a closed stream (the call ended) says so: stop.
-        if ctx.try_progress(fraction, format!("{tick}/{ticks}"))
-            == Err(tool_executor::ChunkDropped::Closed)
-        {
-            break;
-        }
-    }
-    format!("crunched {seconds}s")
-}
-
 /// A temperature unit.
 #[derive(Debug, Clone, Copy, Default, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
@@ -159,7 +135,7 @@ fn usage() -> ! {
 /// The demo tools, in the order they are listed.
 #[must_use]
 pub fn tools() -> tool_executor::ToolSet {
-    toolset![add, echo, divide, slow, crunch, get_weather, boom]
+    toolset![add, echo, divide, slow, get_weather, boom]
 }
 
 #[tokio::main]
