@@ -18,11 +18,12 @@ use super::card::Agent;
 use super::emitter::Emitter;
 use super::example::example_call;
 use super::queue::{TaskQueue, run_execute};
+use crate::auth::Principal;
 use crate::runtime::is_i_json;
 use crate::schema::dialect::integral_floats_to_integers;
 use crate::tool::{
-    BoxFuture, STREAM_CAPACITY, ToolAnnotations, ToolContext, ToolExecutor, ToolSpec,
-    ToolStreamChunk,
+    BoxFuture, Extensions, RequestHeaders, STREAM_CAPACITY, ToolAnnotations, ToolContext,
+    ToolExecutor, ToolSpec, ToolStreamChunk,
 };
 
 /// The agent-card extension that carries each tool-skill's spec beyond what a skill holds. A2A
@@ -104,6 +105,8 @@ pub struct ToolAgent {
     description: Option<String>,
     version: String,
     provider: Option<AgentProvider>,
+    /// Lower-case names of the HTTP headers passed to tools.
+    forwarded_headers: Vec<String>,
 }
 
 impl std::fmt::Debug for ToolAgent {
@@ -140,7 +143,44 @@ impl ToolAgent {
             description: None,
             version: env!("CARGO_PKG_VERSION").to_owned(),
             provider: None,
+            forwarded_headers: Vec::new(),
         }
+    }
+
+    /// Passes the named HTTP request headers to tools, as a
+    /// [`RequestHeaders`](crate::tool::RequestHeaders) extension of their context (default:
+    /// none; names match in any case).
+    #[must_use]
+    pub fn with_forwarded_headers<I, S>(mut self, names: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<str>,
+    {
+        self.forwarded_headers = names
+            .into_iter()
+            .map(|name| name.as_ref().to_ascii_lowercase())
+            .collect();
+        self
+    }
+
+    /// The context values an A2A request gives its tool: the caller the server authenticated
+    /// (the server crate's caller identity) as a [`Principal`] with no scopes, and the
+    /// allow-listed headers.
+    fn call_extensions(&self, ctx: &RequestContext) -> Extensions {
+        let mut extensions = Extensions::new();
+        if let Some(identity) = ctx.caller_identity() {
+            extensions.insert(Principal::new(identity));
+        }
+        if !self.forwarded_headers.is_empty() {
+            let headers =
+                RequestHeaders::from_pairs(self.forwarded_headers.iter().filter_map(|name| {
+                    ctx.http_header(name).map(|value| (name, value.to_owned()))
+                }));
+            if !headers.is_empty() {
+                extensions.insert(headers);
+            }
+        }
+        extensions
     }
 
     /// The card's name (default `tools`).
@@ -216,6 +256,7 @@ impl ToolAgent {
             .with_action_id(ctx.task_id.0.clone())
             .with_session_id(ctx.context_id.clone())
             .with_cancellation(ctx.cancellation_token.clone())
+            .with_extensions(self.call_extensions(ctx))
             .with_stream(tx);
         let mut work = pin!(self.tools.execute_with_context(&tool, &arguments, tool_ctx));
         let outcome = loop {

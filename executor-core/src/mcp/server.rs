@@ -14,6 +14,7 @@ use rmcp::service::{Peer, RequestContext, RoleServer};
 use serde_json::Value;
 use tokio::sync::{mpsc, oneshot};
 
+use super::context::ContextSettings;
 use super::convert::{self, Listed};
 use crate::failure::transport::{McpOutcome, for_mcp};
 use crate::tool::CatchUnwind;
@@ -81,6 +82,8 @@ pub(crate) struct Inner {
     pub(crate) http_limits: super::limits::HttpLimits,
     /// Streamable HTTP without sessions (`with_stateless_http`).
     pub(crate) stateless_http: bool,
+    /// What a call's context carries beyond ids (`with_extension`, `with_forwarded_headers`).
+    context: ContextSettings,
     catalog: Mutex<Option<Arc<Catalog>>>,
 }
 
@@ -126,6 +129,7 @@ impl McpServer {
                 #[cfg(feature = "mcp-http")]
                 http_limits: super::limits::HttpLimits::default(),
                 stateless_http: false,
+                context: ContextSettings::default(),
                 catalog: Mutex::new(None),
             }),
             session: None,
@@ -145,6 +149,7 @@ impl McpServer {
                 #[cfg(feature = "mcp-http")]
                 http_limits: shared.http_limits.clone(),
                 stateless_http: shared.stateless_http,
+                context: shared.context.clone(),
                 catalog: Mutex::new(None),
             },
         };
@@ -174,6 +179,40 @@ impl McpServer {
     pub fn with_instructions(self, instructions: impl Into<String>) -> Self {
         let instructions = instructions.into();
         self.edit(|i| i.instructions = Some(instructions))
+    }
+
+    /// A value every call's [`ToolContext`] carries (read with
+    /// [`ToolContext::extension`]): the [`Principal`](crate::auth::Principal) of a stdio
+    /// server's one trusted client, a tenant, a shared client handle. A second value of the
+    /// same type replaces the first.
+    ///
+    /// Every call also carries the request's `_meta` as a
+    /// [`RequestMeta`](super::RequestMeta) when it has one.
+    #[must_use]
+    pub fn with_extension<T: Send + Sync + 'static>(self, value: T) -> Self {
+        let value = Arc::new(value);
+        self.edit(|i| {
+            i.context.extensions.insert_shared(value);
+        })
+    }
+
+    /// Passes the named HTTP request headers to tools, as a
+    /// [`RequestHeaders`](crate::tool::RequestHeaders) extension (default: none; names are
+    /// matched in any case). Only listed headers reach a tool, so a credential the server
+    /// checks (an `Authorization` header) stays out of the tool unless listed.
+    #[cfg(feature = "mcp-http")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "mcp-http")))]
+    #[must_use]
+    pub fn with_forwarded_headers<I, S>(self, names: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<str>,
+    {
+        let names: Vec<String> = names
+            .into_iter()
+            .map(|name| name.as_ref().to_ascii_lowercase())
+            .collect();
+        self.edit(|i| i.context.forwarded_headers = names)
     }
 
     /// Bounds one stdio request line and one HTTP request body (default
@@ -314,6 +353,7 @@ impl McpServer {
         if let Some(session) = self.session_of(&context) {
             ctx = ctx.with_session_id(session);
         }
+        ctx = self.inner.context.attach(ctx, &context);
         // Dropped when the call is done: what tells the forwarder to stop waiting for chunks.
         let mut done = None;
         let forwarder = context.meta.get_progress_token().map(|token| {
