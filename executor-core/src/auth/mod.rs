@@ -10,7 +10,24 @@
 //! | file | what is in it |
 //! |---|---|
 //! | `principal.rs` | [`Principal`]: subject, scopes, claims |
+//! | `resource.rs` | [`ResourceServer`] (feature `oauth`): metadata, challenges, settings |
+//! | `token.rs`, `jwks.rs` | checking a bearer token: a JWT against the cached JWKS, or RFC 7662 introspection |
+//! | `error.rs` | [`AuthError`] and its HTTP status |
 
+#[cfg(feature = "oauth")]
+mod error;
+#[cfg(feature = "oauth")]
+mod jwks;
 mod principal;
+#[cfg(feature = "oauth")]
+mod resource;
+#[cfg(feature = "oauth")]
+mod token;
 
+#[cfg(feature = "oauth")]
+#[cfg_attr(docsrs, doc(cfg(feature = "oauth")))]
+pub use error::AuthError;
 pub use principal::Principal;
+#[cfg(feature = "oauth")]
+#[cfg_attr(docsrs, doc(cfg(feature = "oauth")))]
+pub use resource::{DEFAULT_JWKS_MIN_REFRESH, DEFAULT_JWKS_TTL, ResourceServer};

@@ -47,6 +47,19 @@ impl ContextSettings {
             ctx = ctx.with_extension(RequestMeta(meta.clone()));
         }
         #[cfg(feature = "mcp-http")]
+        if let Some(principal) =
+            request
+                .extensions
+                .get::<http::request::Parts>()
+                .and_then(|parts| {
+                    parts
+                        .extensions
+                        .get::<std::sync::Arc<crate::auth::Principal>>()
+                })
+        {
+            ctx = ctx.with_shared_extension(std::sync::Arc::clone(principal));
+        }
+        #[cfg(feature = "mcp-http")]
         if !self.forwarded_headers.is_empty()
             && let Some(parts) = request.extensions.get::<http::request::Parts>()
         {

@@ -14,6 +14,8 @@ mod context;
 mod convert;
 #[cfg(feature = "mcp-http")]
 mod limits;
+#[cfg(all(feature = "mcp-http", feature = "oauth"))]
+mod oauth;
 mod serve;
 mod server;
 #[cfg(feature = "mcp-http")]

@@ -84,6 +84,9 @@ pub(crate) struct Inner {
     pub(crate) stateless_http: bool,
     /// What a call's context carries beyond ids (`with_extension`, `with_forwarded_headers`).
     context: ContextSettings,
+    /// The bearer-token check of streamable HTTP (`with_oauth`).
+    #[cfg(all(feature = "mcp-http", feature = "oauth"))]
+    pub(crate) oauth: Option<crate::auth::ResourceServer>,
     catalog: Mutex<Option<Arc<Catalog>>>,
 }
 
@@ -130,6 +133,8 @@ impl McpServer {
                 http_limits: super::limits::HttpLimits::default(),
                 stateless_http: false,
                 context: ContextSettings::default(),
+                #[cfg(all(feature = "mcp-http", feature = "oauth"))]
+                oauth: None,
                 catalog: Mutex::new(None),
             }),
             session: None,
@@ -150,6 +155,8 @@ impl McpServer {
                 http_limits: shared.http_limits.clone(),
                 stateless_http: shared.stateless_http,
                 context: shared.context.clone(),
+                #[cfg(all(feature = "mcp-http", feature = "oauth"))]
+                oauth: shared.oauth.clone(),
                 catalog: Mutex::new(None),
             },
         };
@@ -292,6 +299,12 @@ impl McpServer {
         }
         let _ = context;
         self.session.as_deref().map(str::to_owned)
+    }
+
+    /// The served executor.
+    #[cfg_attr(not(all(feature = "mcp-http", feature = "oauth")), allow(dead_code))]
+    pub(crate) fn executor(&self) -> Arc<dyn ToolExecutor> {
+        Arc::clone(&self.inner.executor)
     }
 
     /// The name reported in `serverInfo`.
@@ -454,9 +467,21 @@ impl ServerHandler for McpServer {
     async fn list_tools(
         &self,
         _request: Option<PaginatedRequestParams>,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
         let catalog = self.catalog();
+        // Behind `with_oauth`, a caller sees only the tools its token's scopes allow.
+        #[cfg(all(feature = "mcp-http", feature = "oauth"))]
+        if let Some(principal) = super::oauth::principal_of(&context) {
+            let visible = catalog.specs.iter().zip(&catalog.tools);
+            return Ok(ListToolsResult::with_all_items(
+                visible
+                    .filter(|(spec, _)| spec.missing_scope(&principal).is_none())
+                    .map(|(_, l)| l.tool.clone())
+                    .collect(),
+            ));
+        }
+        let _ = context;
         // rmcp's result owns its `Tool`s; the schemas inside are shared `Arc`s.
         Ok(ListToolsResult::with_all_items(
             catalog.tools.iter().map(|l| l.tool.clone()).collect(),

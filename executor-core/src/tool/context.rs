@@ -227,6 +227,14 @@ impl ToolContext {
         self
     }
 
+    /// [`with_extension`](Self::with_extension) for a value already shared (one principal
+    /// for every call of a request), without copying it.
+    #[must_use]
+    pub fn with_shared_extension<T: Send + Sync + 'static>(mut self, value: Arc<T>) -> Self {
+        self.inner_mut().extensions.insert_shared(value);
+        self
+    }
+
     /// Attaches every value of `extensions` (a connection's values shared by its calls).
     #[must_use]
     pub fn with_extensions(mut self, extensions: Extensions) -> Self {
