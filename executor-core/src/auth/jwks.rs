@@ -113,7 +113,7 @@ async fn fetch(client: &reqwest::Client, uri: &str) -> Result<JwkSet, AuthError>
         return Err(unavailable(&response.status()));
     }
     // A JWKS is small; a megabyte is far beyond any real one.
-    let body = super::token::read_limited(response, 1 << 20)
+    let body = super::fetch::read_limited(response, 1 << 20)
         .await
         .map_err(|e| unavailable(&e))?;
     serde_json::from_slice(&body).map_err(|e| unavailable(&e))

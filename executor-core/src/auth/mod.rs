@@ -11,16 +11,21 @@
 //! |---|---|
 //! | `principal.rs` | [`Principal`]: subject, scopes, claims |
 //! | `resource.rs` | [`ResourceServer`] (feature `oauth`): metadata, challenges, settings |
-//! | `token.rs`, `jwks.rs` | checking a bearer token: a JWT against the cached JWKS, or RFC 7662 introspection |
+//! | `settings.rs` | what a resource server was configured with |
+//! | `token.rs`, `jwks.rs`, `fetch.rs` | checking a bearer token: a JWT against the cached JWKS, or RFC 7662 introspection; bounded reads of the answers |
 //! | `error.rs` | [`AuthError`] and its HTTP status |
 
 #[cfg(feature = "oauth")]
 mod error;
 #[cfg(feature = "oauth")]
+mod fetch;
+#[cfg(feature = "oauth")]
 mod jwks;
 mod principal;
 #[cfg(feature = "oauth")]
 mod resource;
+#[cfg(feature = "oauth")]
+mod settings;
 #[cfg(feature = "oauth")]
 mod token;
 

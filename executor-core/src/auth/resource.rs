@@ -9,6 +9,7 @@ use serde_json::{Value, json};
 use super::error::AuthError;
 use super::jwks::KeyCache;
 use super::principal::Principal;
+use super::settings::{Introspection, Settings};
 use super::token;
 
 /// How long a fetched JWKS is used before it is fetched again (an unknown `kid` refreshes it
@@ -47,32 +48,6 @@ pub const DEFAULT_JWKS_MIN_REFRESH: Duration = Duration::from_secs(10);
 #[derive(Clone, Debug)]
 pub struct ResourceServer {
     pub(super) inner: Arc<Settings>,
-}
-
-#[derive(Debug)]
-pub(super) struct Settings {
-    /// This server's canonical URI (RFC 8707 `resource`), the default accepted audience.
-    pub(super) resource: String,
-    pub(super) authorization_servers: Vec<String>,
-    /// Accepted `iss` values (default: the authorization servers).
-    pub(super) issuers: Vec<String>,
-    /// Accepted `aud` values (default: the resource).
-    pub(super) audiences: Vec<String>,
-    pub(super) scopes_supported: Vec<String>,
-    pub(super) resource_name: Option<String>,
-    /// Seconds of clock skew allowed on `exp` and `nbf`.
-    pub(super) leeway: u64,
-    pub(super) keys: Option<KeyCache>,
-    pub(super) introspection: Option<Introspection>,
-    pub(super) client: reqwest::Client,
-}
-
-/// RFC 7662 token introspection: where, and the resource server's own credentials.
-#[derive(Debug, Clone)]
-pub(super) struct Introspection {
-    pub(super) endpoint: String,
-    pub(super) client_id: String,
-    pub(super) client_secret: String,
 }
 
 impl ResourceServer {

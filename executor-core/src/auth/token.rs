@@ -8,8 +8,9 @@ use jsonwebtoken::{Algorithm, Validation};
 use serde_json::{Map, Value};
 
 use super::error::AuthError;
+use super::fetch::read_limited;
 use super::principal::Principal;
-use super::resource::Settings;
+use super::settings::Settings;
 
 /// Signature algorithms a bearer JWT may use: asymmetric only, so a token cannot be forged
 /// with a public key used as an HMAC secret.
@@ -194,21 +195,6 @@ async fn introspect(settings: &Settings, token: &str) -> Result<Principal, AuthE
         ));
     }
     principal(claims)
-}
-
-/// The body of `response`, refusing more than `limit` bytes.
-pub(super) async fn read_limited(
-    mut response: reqwest::Response,
-    limit: usize,
-) -> Result<Vec<u8>, String> {
-    let mut body = Vec::new();
-    while let Some(chunk) = response.chunk().await.map_err(|e| e.to_string())? {
-        if body.len() + chunk.len() > limit {
-            return Err(format!("the answer is larger than {limit} bytes"));
-        }
-        body.extend_from_slice(&chunk);
-    }
-    Ok(body)
 }
 
 /// `application/x-www-form-urlencoded` of one value.

@@ -47,17 +47,8 @@ impl ContextSettings {
             ctx = ctx.with_extension(RequestMeta(meta.clone()));
         }
         #[cfg(feature = "mcp-http")]
-        if let Some(principal) =
-            request
-                .extensions
-                .get::<http::request::Parts>()
-                .and_then(|parts| {
-                    parts
-                        .extensions
-                        .get::<std::sync::Arc<crate::auth::Principal>>()
-                })
-        {
-            ctx = ctx.with_shared_extension(std::sync::Arc::clone(principal));
+        if let Some(principal) = principal_of(request) {
+            ctx = ctx.with_shared_extension(principal);
         }
         #[cfg(feature = "mcp-http")]
         if !self.forwarded_headers.is_empty()
@@ -78,4 +69,17 @@ impl ContextSettings {
         }
         ctx
     }
+}
+
+/// The principal the HTTP gate attached to a request (`McpServer::with_oauth`), if any.
+#[cfg(feature = "mcp-http")]
+pub(super) fn principal_of(
+    request: &RequestContext<RoleServer>,
+) -> Option<std::sync::Arc<crate::auth::Principal>> {
+    request
+        .extensions
+        .get::<http::request::Parts>()?
+        .extensions
+        .get::<std::sync::Arc<crate::auth::Principal>>()
+        .cloned()
 }

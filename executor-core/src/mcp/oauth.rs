@@ -16,11 +16,10 @@ use http::request::Parts;
 use http::{Response, StatusCode, header};
 use http_body_util::{BodyExt, Full, combinators::BoxBody};
 use hyper::body::Bytes;
-use rmcp::service::{RequestContext, RoleServer};
 use serde_json::json;
 
 use super::server::McpServer;
-use crate::auth::{AuthError, Principal, ResourceServer};
+use crate::auth::{AuthError, ResourceServer};
 use crate::tool::ToolExecutor;
 
 type Body = BoxBody<Bytes, std::convert::Infallible>;
@@ -104,16 +103,6 @@ impl Guard {
         parts.extensions.insert(Arc::new(principal));
         Ok(())
     }
-}
-
-/// The principal the gate attached to a request, if any.
-pub(crate) fn principal_of(context: &RequestContext<RoleServer>) -> Option<Arc<Principal>> {
-    context
-        .extensions
-        .get::<Parts>()?
-        .extensions
-        .get::<Arc<Principal>>()
-        .cloned()
 }
 
 /// The tool a `tools/call` body names (only `method` and `params.name` are read).

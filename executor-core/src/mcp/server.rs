@@ -472,7 +472,7 @@ impl ServerHandler for McpServer {
         let catalog = self.catalog();
         // Behind `with_oauth`, a caller sees only the tools its token's scopes allow.
         #[cfg(all(feature = "mcp-http", feature = "oauth"))]
-        if let Some(principal) = super::oauth::principal_of(&context) {
+        if let Some(principal) = super::context::principal_of(&context) {
             let visible = catalog.specs.iter().zip(&catalog.tools);
             return Ok(ListToolsResult::with_all_items(
                 visible
