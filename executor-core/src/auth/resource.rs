@@ -9,7 +9,7 @@ use serde_json::{Value, json};
 use super::error::AuthError;
 use super::jwks::KeyCache;
 use super::principal::Principal;
-use super::settings::{Introspection, Settings};
+use super::settings::{Introspection, Settings, Verified};
 use super::token;
 
 /// How long a fetched JWKS is used before it is fetched again (an unknown `kid` refreshes it
@@ -68,6 +68,7 @@ impl ResourceServer {
                 keys: None,
                 introspection: None,
                 client: default_client(),
+                verified: Verified::default(),
             }),
         }
     }
@@ -84,6 +85,7 @@ impl ResourceServer {
             keys: shared.keys.as_ref().map(KeyCache::fresh_copy),
             introspection: shared.introspection.clone(),
             client: shared.client.clone(),
+            verified: Verified::default(),
         });
         f(&mut settings);
         Self {
@@ -235,12 +237,17 @@ impl ResourceServer {
         path == self.metadata_path() || path == "/.well-known/oauth-protected-resource"
     }
 
-    /// Checks the `Authorization` header's value and returns who is calling.
+    /// Checks the `Authorization` header's value and returns who is calling. A token that
+    /// passed is remembered (a JWT until its `exp`, an introspected one for 30 s, at most
+    /// 1,024 tokens), so a client's next request with it costs a lookup.
     ///
     /// # Errors
     /// [`AuthError`]: no or a malformed header, a token that fails a check (signature,
     /// expiry, issuer, audience), or keys that cannot be fetched.
-    pub async fn authenticate(&self, authorization: Option<&str>) -> Result<Principal, AuthError> {
+    pub async fn authenticate(
+        &self,
+        authorization: Option<&str>,
+    ) -> Result<Arc<Principal>, AuthError> {
         let Some(header) = authorization else {
             return Err(AuthError::Missing);
         };
@@ -249,7 +256,13 @@ impl ResourceServer {
                 "the Authorization header is not `Bearer <token>`".to_owned(),
             ));
         };
-        token::check(&self.inner, token).await
+        if let Some(principal) = self.inner.verified.get(token) {
+            return Ok(principal);
+        }
+        let (principal, introspected) = token::check(&self.inner, token).await?;
+        let principal = Arc::new(principal);
+        self.inner.verified.insert(token, &principal, introspected);
+        Ok(principal)
     }
 
     /// The status and `WWW-Authenticate` value that answer `error` (RFC 6750 §3, MCP

@@ -26,12 +26,15 @@ const ASYMMETRIC: [Algorithm; 9] = [
     Algorithm::EdDSA,
 ];
 
-/// Who `token` stands for, or why it is refused.
-pub(super) async fn check(settings: &Settings, token: &str) -> Result<Principal, AuthError> {
+/// Who `token` stands for (and whether introspection said so), or why it is refused.
+pub(super) async fn check(
+    settings: &Settings,
+    token: &str,
+) -> Result<(Principal, bool), AuthError> {
     let looks_like_jwt = token.split('.').count() == 3;
     match (&settings.keys, &settings.introspection) {
-        (Some(_), _) if looks_like_jwt => jwt(settings, token).await,
-        (_, Some(_)) => introspect(settings, token).await,
+        (Some(_), _) if looks_like_jwt => Ok((jwt(settings, token).await?, false)),
+        (_, Some(_)) => Ok((introspect(settings, token).await?, true)),
         (Some(_), None) => Err(AuthError::InvalidToken("the token is not a JWT".to_owned())),
         (None, None) => Err(AuthError::Unavailable(
             "the server has neither a JWKS nor an introspection endpoint configured".to_owned(),

@@ -100,7 +100,7 @@ impl Guard {
                 ));
             }
         }
-        parts.extensions.insert(Arc::new(principal));
+        parts.extensions.insert(principal);
         Ok(())
     }
 }
