@@ -461,3 +461,27 @@ async fn unreachable_keys_are_503_not_a_verdict_on_the_token() {
     assert_eq!(reply.status, 503, "{}", reply.body);
     assert!(reply.header("retry-after").is_some());
 }
+
+#[tokio::test]
+async fn the_keys_can_be_found_through_the_issuers_metadata() {
+    let issuer = Issuer::start().await;
+    let base = issuer.url("");
+    let served = serve(|oauth| oauth.with_issuer_keys(base)).await;
+    let good = token(TEST_KEY, "test-key", &served.resource, "notes:read", 300);
+    let reply = http(served.addr, "POST", "/mcp", Some(&good), &list()).await;
+    assert_eq!(reply.status, 200, "{}", reply.body);
+    assert_eq!(issuer.fetches.load(std::sync::atomic::Ordering::SeqCst), 1);
+    let metadata = http(
+        served.addr,
+        "GET",
+        "/.well-known/oauth-protected-resource/mcp",
+        None,
+        &Value::Null,
+    )
+    .await
+    .json();
+    assert_eq!(
+        metadata["authorization_servers"],
+        json!([ISSUER, issuer.url("")])
+    );
+}

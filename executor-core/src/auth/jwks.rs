@@ -13,10 +13,25 @@ use super::error::AuthError;
 /// burst of tokens with a new key id costs one fetch.
 #[derive(Debug)]
 pub(super) struct KeyCache {
-    uri: String,
+    source: Source,
     ttl: Duration,
     min_refresh: Duration,
-    state: Mutex<Option<Fetched>>,
+    state: Mutex<State>,
+}
+
+/// Where the keys are: a known `jwks_uri`, or the one an issuer's metadata names.
+#[derive(Debug, Clone)]
+pub(super) enum Source {
+    Uri(String),
+    /// An issuer whose RFC 8414 metadata (or `OpenID` configuration) names the `jwks_uri`.
+    Discover(String),
+}
+
+#[derive(Debug, Default)]
+struct State {
+    /// The `jwks_uri`, once known.
+    uri: Option<String>,
+    fetched: Option<Fetched>,
 }
 
 #[derive(Debug)]
@@ -26,22 +41,22 @@ struct Fetched {
 }
 
 impl KeyCache {
-    pub(super) fn new(uri: String, ttl: Duration, min_refresh: Duration) -> Self {
+    pub(super) fn new(source: Source, ttl: Duration, min_refresh: Duration) -> Self {
         Self {
-            uri,
+            source,
             ttl,
             min_refresh,
-            state: Mutex::new(None),
+            state: Mutex::new(State::default()),
         }
     }
 
     /// The same settings with nothing fetched (a builder's copy).
     pub(super) fn fresh_copy(&self) -> Self {
-        Self::new(self.uri.clone(), self.ttl, self.min_refresh)
+        Self::new(self.source.clone(), self.ttl, self.min_refresh)
     }
 
-    pub(super) fn uri(&self) -> &str {
-        &self.uri
+    pub(super) fn source(&self) -> &Source {
+        &self.source
     }
 
     /// The key for a token's `kid` (or, without one, the set's only signing key): from the
@@ -53,23 +68,29 @@ impl KeyCache {
         kid: Option<&str>,
     ) -> Result<(DecodingKey, Option<jsonwebtoken::Algorithm>), AuthError> {
         let mut state = self.state.lock().await;
-        if let Some(fetched) = state.as_ref()
+        if let Some(fetched) = state.fetched.as_ref()
             && fetched.at.elapsed() < self.ttl
             && let Some(jwk) = pick(&fetched.keys, kid)
         {
             return decoding_key(jwk);
         }
         let may_fetch = state
+            .fetched
             .as_ref()
             .is_none_or(|fetched| fetched.at.elapsed() >= self.min_refresh);
         if may_fetch {
-            let keys = fetch(client, &self.uri).await?;
-            *state = Some(Fetched {
+            let uri = match (&state.uri, &self.source) {
+                (Some(uri), _) | (None, Source::Uri(uri)) => uri.clone(),
+                (None, Source::Discover(issuer)) => discover(client, issuer).await?,
+            };
+            let keys = fetch(client, &uri).await?;
+            state.uri = Some(uri);
+            state.fetched = Some(Fetched {
                 keys,
                 at: Instant::now(),
             });
         }
-        let fetched = state.as_ref().expect("fetched above or before");
+        let fetched = state.fetched.as_ref().expect("fetched above or before");
         match pick(&fetched.keys, kid) {
             Some(jwk) => decoding_key(jwk),
             None => Err(AuthError::InvalidToken(match kid {
@@ -103,6 +124,44 @@ fn decoding_key(jwk: &Jwk) -> Result<(DecodingKey, Option<jsonwebtoken::Algorith
         .key_algorithm
         .and_then(|alg| alg.to_string().parse().ok());
     Ok((key, alg))
+}
+
+/// The `jwks_uri` an issuer's metadata names: RFC 8414's well-known path (inserted before the
+/// issuer's path), then `OpenID` Connect discovery.
+async fn discover(client: &reqwest::Client, issuer: &str) -> Result<String, AuthError> {
+    let issuer = issuer.trim_end_matches('/');
+    let after_scheme = issuer.find("://").map_or(0, |i| i + 3);
+    let (origin, path) = match issuer[after_scheme..].find('/') {
+        Some(i) => issuer.split_at(after_scheme + i),
+        None => (issuer, ""),
+    };
+    let candidates = [
+        format!("{origin}/.well-known/oauth-authorization-server{path}"),
+        format!("{issuer}/.well-known/openid-configuration"),
+    ];
+    let mut last = String::new();
+    for url in candidates {
+        let answer = async {
+            let response = client.get(&url).send().await.map_err(|e| e.to_string())?;
+            if !response.status().is_success() {
+                return Err(response.status().to_string());
+            }
+            let body = super::fetch::read_limited(response, 1 << 20).await?;
+            let metadata: serde_json::Value =
+                serde_json::from_slice(&body).map_err(|e| e.to_string())?;
+            metadata["jwks_uri"]
+                .as_str()
+                .map(str::to_owned)
+                .ok_or_else(|| "the metadata names no jwks_uri".to_owned())
+        };
+        match answer.await {
+            Ok(uri) => return Ok(uri),
+            Err(why) => last = format!("{url}: {why}"),
+        }
+    }
+    Err(AuthError::Unavailable(format!(
+        "cannot discover the keys of {issuer}: {last}"
+    )))
 }
 
 async fn fetch(client: &reqwest::Client, uri: &str) -> Result<JwkSet, AuthError> {

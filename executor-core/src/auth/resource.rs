@@ -7,7 +7,7 @@ use std::time::Duration;
 use serde_json::{Value, json};
 
 use super::error::AuthError;
-use super::jwks::KeyCache;
+use super::jwks::{KeyCache, Source};
 use super::principal::Principal;
 use super::settings::{Introspection, Settings, Verified};
 use super::token;
@@ -123,8 +123,26 @@ impl ResourceServer {
     /// the set lacks (at most every [`DEFAULT_JWKS_MIN_REFRESH`]).
     #[must_use]
     pub fn with_jwks_uri(self, uri: impl Into<String>) -> Self {
-        let cache = KeyCache::new(uri.into(), DEFAULT_JWKS_TTL, DEFAULT_JWKS_MIN_REFRESH);
+        let source = Source::Uri(uri.into());
+        let cache = KeyCache::new(source, DEFAULT_JWKS_TTL, DEFAULT_JWKS_MIN_REFRESH);
         self.edit(|s| s.keys = Some(cache))
+    }
+
+    /// Checks JWTs against the keys `issuer` publishes, found through its RFC 8414 metadata
+    /// (`/.well-known/oauth-authorization-server`, then `OpenID` Connect discovery) on first
+    /// use; also lists `issuer` as an authorization server. Otherwise as
+    /// [`with_jwks_uri`](Self::with_jwks_uri).
+    #[must_use]
+    pub fn with_issuer_keys(self, issuer: impl Into<String>) -> Self {
+        let issuer = issuer.into();
+        let source = Source::Discover(issuer.clone());
+        let cache = KeyCache::new(source, DEFAULT_JWKS_TTL, DEFAULT_JWKS_MIN_REFRESH);
+        self.edit(|s| {
+            if !s.authorization_servers.contains(&issuer) {
+                s.authorization_servers.push(issuer);
+            }
+            s.keys = Some(cache);
+        })
     }
 
     /// How long fetched keys are used, and the shortest time between two fetches an unknown
@@ -133,7 +151,7 @@ impl ResourceServer {
     pub fn with_jwks_refresh(self, ttl: Duration, min_refresh: Duration) -> Self {
         self.edit(|s| {
             if let Some(keys) = &mut s.keys {
-                *keys = KeyCache::new(keys.uri().to_owned(), ttl, min_refresh);
+                *keys = KeyCache::new(keys.source().clone(), ttl, min_refresh);
             }
         })
     }

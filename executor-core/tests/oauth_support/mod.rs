@@ -52,6 +52,9 @@ impl Issuer {
         let (head, body) = read_request(&mut stream).await;
         let path = head.split_whitespace().nth(1).unwrap_or("").to_owned();
         let answer = match path.as_str() {
+            "/.well-known/oauth-authorization-server" => {
+                json!({"issuer": self.url(""), "jwks_uri": self.url("/jwks")})
+            }
             "/jwks" => {
                 self.fetches.fetch_add(1, Ordering::SeqCst);
                 self.jwks.lock().unwrap().clone()
