@@ -167,6 +167,16 @@ impl ToolAgent {
         self
     }
 
+    /// Limits tool calls per caller and per tool (see
+    /// [`RateLimit`](crate::runtime::RateLimit)): a refused call fails its task with code
+    /// `rate_limited` and its retry hint, before the tool runs. Callers are told apart by the
+    /// identity the server authenticated (`with_oauth`).
+    #[must_use]
+    pub fn with_rate_limit(mut self, limit: crate::runtime::RateLimit) -> Self {
+        self.tools = Arc::new(crate::runtime::RateLimited::from_shared(self.tools, limit));
+        self
+    }
+
     /// Passes the named HTTP request headers to tools, as a
     /// [`RequestHeaders`](crate::tool::RequestHeaders) extension of their context (default:
     /// none; names match in any case).
