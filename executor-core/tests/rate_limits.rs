@@ -9,7 +9,9 @@ mod a2a_support;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::Duration;
 
-use serde_json::{Value, json};
+#[cfg(feature = "mcp")]
+use serde_json::Value;
+use serde_json::json;
 use tool_executor::auth::Principal;
 use tool_executor::prelude::*;
 use tool_executor::runtime::{CallOptions, Quota, RateLimit, RateLimited, RetryPolicy, Runtime};
@@ -68,19 +70,19 @@ async fn each_caller_has_its_own_bucket_per_tool_and_refusals_say_when_to_come_b
         .execute_with_context("tick", &none, as_user("bob"))
         .await
         .unwrap();
-    let note = json!({"id": 1});
+    let note_one = json!({"id": 1});
     tools
-        .execute_with_context("read_note", &note, as_user("alice"))
+        .execute_with_context("read_note", &note_one, as_user("alice"))
         .await
         .unwrap();
     let again = tools
-        .execute_with_context("read_note", &note, as_user("alice"))
+        .execute_with_context("read_note", &note_one, as_user("alice"))
         .await
         .unwrap_err();
     assert_eq!(again.retry_after(), Some(Duration::from_secs(1)));
     tokio::time::advance(Duration::from_secs(1)).await;
     tools
-        .execute_with_context("read_note", &note, as_user("alice"))
+        .execute_with_context("read_note", &note_one, as_user("alice"))
         .await
         .unwrap();
 }

@@ -181,10 +181,10 @@ impl RateLimit {
         }
         let key = (caller.to_owned(), tool.to_owned());
         let full_at = buckets.get(&key).map_or(now, |b| b.full_at.max(now));
-        let ahead = full_at - now;
+        let ahead = full_at.saturating_duration_since(now);
         let allowed_ahead = quota.every * (quota.burst - 1);
-        if ahead > allowed_ahead {
-            return Err((quota, ahead - allowed_ahead));
+        if let Some(wait) = ahead.checked_sub(allowed_ahead).filter(|w| !w.is_zero()) {
+            return Err((quota, wait));
         }
         buckets.insert(
             key,
