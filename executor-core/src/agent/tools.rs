@@ -227,6 +227,18 @@ impl ToolAgent {
     /// allow-listed headers.
     fn call_extensions(&self, ctx: &RequestContext) -> Extensions {
         let mut extensions = Extensions::new();
+        // The caller's W3C trace (the server crate has checked its `traceparent`).
+        if let Some(trace) = ctx.trace_context()
+            && let Some(mut ours) = crate::tool::TraceContext::parse(&trace.traceparent())
+        {
+            if let Some(state) = trace.tracestate() {
+                ours = ours.with_tracestate(state);
+            }
+            if let Some(baggage) = ctx.http_header("baggage") {
+                ours = ours.with_baggage(baggage);
+            }
+            extensions.insert(ours);
+        }
         if let Some(identity) = ctx.caller_identity() {
             extensions.insert(Principal::new(identity));
         }
