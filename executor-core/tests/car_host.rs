@@ -369,7 +369,7 @@ async fn calls_over_the_bound_are_refused_as_ordinary_busy() {
 
 /// Repeats `text` `times` times.
 #[tool]
-async fn repeat(text: String, times: usize) -> String {
+fn repeat(text: &str, times: usize) -> String {
     text.repeat(times.min(1 << 20))
 }
 

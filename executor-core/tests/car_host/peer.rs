@@ -358,9 +358,10 @@ impl Session {
             .ok()
     }
 
-    /// Closes the connection with a close frame.
+    /// Closes the connection with a close frame, and waits (bounded) until it is written.
     pub async fn close(&self) {
         let _ = self.write.send(Message::Close(None)).await;
+        let _ = tokio::time::timeout(Duration::from_secs(5), self.write.closed()).await;
     }
 
     /// The methods the host sent, in order.
@@ -408,10 +409,9 @@ async fn serve(stream: tokio::net::TcpStream, config: Config, sessions: mpsc::Se
         };
         // Is this a response to a pending tool callback?
         if parsed.method.is_none() && (parsed.result.is_some() || parsed.error.is_some()) {
-            if let Some(id) = parsed.id.as_str() {
-                if let Some(tx) = lock(&waiting).remove(id) {
-                    let _ = tx.send(parsed);
-                }
+            let waiter = parsed.id.as_str().and_then(|id| lock(&waiting).remove(id));
+            if let Some(tx) = waiter {
+                let _ = tx.send(parsed);
             }
             continue;
         }
