@@ -32,7 +32,9 @@ const DAEMON_STACK: usize = 64 << 20;
 /// daemon process would be). The glue: bind, `accept_async`, split, `run_dispatch`.
 fn daemon(journals: &tempfile::TempDir) -> SocketAddr {
     let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind loopback");
-    listener.set_nonblocking(true).expect("non-blocking listener");
+    listener
+        .set_nonblocking(true)
+        .expect("non-blocking listener");
     let address = listener.local_addr().expect("address");
     let journal_dir = journals.path().join("journals");
     let serve = move || {
@@ -43,9 +45,15 @@ fn daemon(journals: &tempfile::TempDir) -> SocketAddr {
             .build()
             .expect("the daemon's runtime");
         runtime.block_on(async move {
-            let state = Arc::new(ServerState::with_config(ServerStateConfig::new(journal_dir)));
-            state.install_auth_token(TOKEN.into()).expect("daemon token");
-            state.install_host_token(HOST_TOKEN.into()).expect("host token");
+            let state = Arc::new(ServerState::with_config(ServerStateConfig::new(
+                journal_dir,
+            )));
+            state
+                .install_auth_token(TOKEN.into())
+                .expect("daemon token");
+            state
+                .install_host_token(HOST_TOKEN.into())
+                .expect("host token");
             let listener = TcpListener::from_std(listener).expect("listener");
             while let Ok((stream, peer)) = listener.accept().await {
                 let state = state.clone();
@@ -95,7 +103,9 @@ async fn submit(session: &CarSession, id: &str, actions: Value) -> Vec<Value> {
 
 /// A failed action's error as ours: class from car's field, details from the marker.
 fn failure_of(result: &Value) -> ToolFailure {
-    let message = result["error"].as_str().expect("a failed action has an error");
+    let message = result["error"]
+        .as_str()
+        .expect("a failed action has an error");
     from_car(message, result["terminal"] == json!(true), false)
 }
 
@@ -103,10 +113,16 @@ fn failure_of(result: &Value) -> ToolFailure {
 async fn the_daemon_takes_the_registration_and_calls_with_what_the_action_carried() {
     let probe = Probe::default();
     let (_state, session) = hosted(probe.clone()).await;
-    assert!(session.callback_state(), "car 0.60 offers tools.callback-state.v1");
+    assert!(
+        session.callback_state(),
+        "car 0.60 offers tools.callback-state.v1"
+    );
     assert_eq!(session.tools().len(), probe.specs().len());
 
-    let listed = session.request("tools.list", json!({})).await.expect("tools.list");
+    let listed = session
+        .request("tools.list", json!({}))
+        .await
+        .expect("tools.list");
     let names: Vec<&str> = listed["tools"]
         .as_array()
         .expect("tools")
@@ -208,7 +224,10 @@ async fn a_terminal_failure_stops_the_proposal_and_halts_until_the_host_clears_i
     )
     .await;
     assert_eq!(halted[0]["status"], "rejected", "{halted:?}");
-    let cleared = session.request("session.clear_halt", json!({})).await.expect("cleared");
+    let cleared = session
+        .request("session.clear_halt", json!({}))
+        .await
+        .expect("cleared");
     assert_eq!(cleared, json!({"cleared": true, "halted": false}));
     let again = submit(
         &session,
@@ -234,7 +253,11 @@ async fn a_terminal_failure_stops_the_proposal_and_halts_until_the_host_clears_i
 struct NoBudget(Probe);
 
 impl ToolExecutor for NoBudget {
-    fn execute<'a>(&'a self, tool: &'a str, params: &'a Value) -> BoxFuture<'a, Result<Value, String>> {
+    fn execute<'a>(
+        &'a self,
+        tool: &'a str,
+        params: &'a Value,
+    ) -> BoxFuture<'a, Result<Value, String>> {
         self.0.execute(tool, params)
     }
 
@@ -279,7 +302,10 @@ async fn a_timeout_sends_tools_cancel_which_drops_the_tool_s_future() {
     .await;
     assert_eq!(results[0]["status"], "failed", "{results:?}");
     let error = results[0]["error"].as_str().unwrap_or_default();
-    assert!(error.contains("timed out") || error.contains("timeout"), "{error}");
+    assert!(
+        error.contains("timed out") || error.contains("timeout"),
+        "{error}"
+    );
     assert!(
         probe.wait_dropped(1, LIMIT).await,
         "car's tools.cancel dropped the nap"
@@ -326,7 +352,10 @@ async fn recorded_state_changes_meet_car_s_expected_effects() {
         results[0]["state_changes"],
         json!({"report.calendar": {"op": "set", "value": {"id": 7}}})
     );
-    assert_eq!(results[1]["status"], "succeeded", "the dependent action ran: {results:?}");
+    assert_eq!(
+        results[1]["status"], "succeeded",
+        "the dependent action ran: {results:?}"
+    );
 
     // Keys that are not the expected effects: car refuses the answer, nothing is written.
     let results = submit(
@@ -341,5 +370,9 @@ async fn recorded_state_changes_meet_car_s_expected_effects() {
     assert_eq!(results[0]["state_changes"], json!({}));
     let failure = failure_of(&results[0]);
     assert_eq!(failure.kind(), FailureKind::Tool);
-    assert!(failure.message().contains("do not match"), "{}", failure.message());
+    assert!(
+        failure.message().contains("do not match"),
+        "{}",
+        failure.message()
+    );
 }
