@@ -33,7 +33,8 @@
 //!
 //! car's rules, as car-server-core 0.60 applies them to a host's answers:
 //!
-//! - car retries ordinary failures (`max_retries`), each with the next attempt number;
+//! - car retries ordinary failures of an action with `failure_behavior: retry` (up to its
+//!   `max_retries`), each with the next attempt number;
 //! - a terminal failure (`data.terminal: true`) stops the proposal and halts that daemon
 //!   session until a host-authenticated client calls `session.clear_halt` on it, or the host
 //!   reconnects;
