@@ -7,7 +7,7 @@
 # with tools.cancel, state changes against expected effects).
 #
 # A manual step, not part of .ci/run: car-engine resolves to about 430 crates with native
-# build scripts; measured times are in README.md ("The car bridge"). .ci/run covers the
+# build scripts; measured times are in README.md ("The car bridge", "The car daemon host"). .ci/run covers the
 # macro's expansion against car-engine's exact trait (executor-core/tests/car_bridge.rs) and
 # this script checks that the trait copy there is still car-engine's text, and that the daemon
 # protocol fixtures of executor-core/tests/car_host/ are still car-proto's and
