@@ -1,5 +1,7 @@
 //! `McpToolExecutor`: an MCP server's tools as a [`ToolExecutor`].
 
+#[cfg(all(feature = "mcp-http", feature = "oauth"))]
+mod authorized;
 mod catalog;
 mod config;
 #[cfg(feature = "mcp-http")]
