@@ -227,6 +227,7 @@ pub mod agent;
 #[cfg(feature = "car-ir")]
 #[cfg_attr(docsrs, doc(cfg(feature = "car-ir")))]
 pub mod car;
+pub mod contract;
 pub mod failure;
 #[cfg(feature = "mcp")]
 #[cfg_attr(docsrs, doc(cfg(feature = "mcp")))]
