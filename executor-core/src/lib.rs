@@ -236,6 +236,7 @@ mod millis;
 pub mod provider;
 pub mod runtime;
 pub mod schema;
+pub mod search;
 #[cfg(feature = "subprocess")]
 #[cfg_attr(docsrs, doc(cfg(feature = "subprocess")))]
 pub mod subprocess;
