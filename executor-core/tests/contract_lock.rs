@@ -636,7 +636,7 @@ fn check_writes_accepts_and_refuses() {
     );
     assert!(message.contains("UPDATE_CONTRACT=1"), "{message}");
 
-    let Checked::Written(accepted) = check(&v2, &path, true).unwrap() else {
+    let Checked::Updated(accepted) = check(&v2, &path, true).unwrap() else {
         panic!("an update writes the lock");
     };
     assert_eq!(accepted.count(ChangeClass::Breaking), 1);

@@ -57,9 +57,10 @@ pub fn update_requested() -> bool {
 pub enum Checked {
     /// The set matches the lock.
     Unchanged,
-    /// The lock was written (asked for with `update`): the changes it accepted, empty for a
-    /// new lock.
-    Written(ContractDiff),
+    /// There was no lock, and one was written (asked for with `update`).
+    Created,
+    /// The lock was rewritten (asked for with `update`): the changes it accepted.
+    Updated(ContractDiff),
 }
 
 /// Why [`check`] failed.
@@ -131,7 +132,7 @@ pub fn check(contract: &Contract, path: &Path, update: bool) -> Result<Checked, 
                 std::fs::create_dir_all(folder).map_err(|e| CheckError::Io(path.into(), e))?;
             }
             std::fs::write(path, contract.to_json()).map_err(|e| CheckError::Io(path.into(), e))?;
-            Ok(Checked::Written(diff.unwrap_or_default()))
+            Ok(diff.map_or(Checked::Created, Checked::Updated))
         }
     }
 }
@@ -145,8 +146,9 @@ pub fn check(contract: &Contract, path: &Path, update: bool) -> Result<Checked, 
 pub fn assert_lock(contract: &Contract, path: &Path) {
     match check(contract, path, update_requested()) {
         Ok(Checked::Unchanged) => {}
-        Ok(Checked::Written(diff)) => {
-            eprintln!("wrote the tool contract lock {}: {diff}", path.display());
+        Ok(Checked::Created) => eprintln!("wrote the tool contract lock {}", path.display()),
+        Ok(Checked::Updated(diff)) => {
+            eprintln!("updated the tool contract lock {}: {diff}", path.display());
         }
         Err(e) => panic!("{e}"),
     }
