@@ -276,6 +276,36 @@ fn a_removed_input_value_is_breaking_and_an_added_output_value_too() {
     ));
 }
 
+#[derive(Debug, Clone, Copy, serde::Deserialize, Serialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+/// Temperature unit.
+pub enum Scale {
+    /// Degrees Celsius.
+    Celsius,
+    /// Degrees Fahrenheit.
+    Fahrenheit,
+}
+
+mod convert_renamed_type {
+    use tool_executor::tool;
+    /// Converts a temperature.
+    #[tool]
+    pub fn convert(to: super::Scale) -> super::Scale {
+        to
+    }
+}
+
+#[test]
+fn a_defs_type_renamed_with_the_same_shape_is_cosmetic() {
+    let v1 = toolset![convert_v2::convert];
+    let v2 = toolset![convert_renamed_type::convert];
+    assert_ne!(v1.contract(), v2.contract());
+    assert_eq!(
+        changes(&v1, &v2),
+        ["cosmetic convert: the entry's text changed with no change of meaning"]
+    );
+}
+
 // ---- Output ----
 
 #[derive(Serialize, JsonSchema)]
@@ -619,10 +649,7 @@ fn check_writes_accepts_and_refuses() {
             .contains("run with UPDATE_CONTRACT=1 to write it")
     );
 
-    assert_eq!(
-        check(&v1, &path, true).unwrap(),
-        Checked::Written(Default::default())
-    );
+    assert_eq!(check(&v1, &path, true).unwrap(), Checked::Created);
     assert_eq!(check(&v1, &path, false).unwrap(), Checked::Unchanged);
 
     let refused = check(&v2, &path, false).unwrap_err();
