@@ -34,7 +34,7 @@ mod search_v1 {
     #[tool]
     pub fn search(
         /// What to look for.
-        query: String,
+        query: &str,
         /// Also search the archive.
         #[arg(default)]
         archive: bool,
@@ -49,7 +49,7 @@ mod search_new_required {
     #[tool]
     pub fn search(
         /// What to look for.
-        query: String,
+        query: &str,
         /// Also search the archive.
         #[arg(default)]
         archive: bool,
@@ -66,7 +66,7 @@ mod search_new_optional {
     #[tool]
     pub fn search(
         /// What to look for.
-        query: String,
+        query: &str,
         /// Also search the archive.
         #[arg(default)]
         archive: bool,
@@ -84,7 +84,7 @@ mod search_made_required {
     #[tool]
     pub fn search(
         /// What to look for.
-        query: String,
+        query: &str,
         /// Also search the archive.
         archive: bool,
     ) -> Vec<String> {
@@ -98,9 +98,9 @@ mod search_removed_property {
     #[tool]
     pub fn search(
         /// What to look for.
-        query: String,
+        query: &str,
     ) -> Vec<String> {
-        vec![query]
+        vec![query.to_owned()]
     }
 }
 
@@ -163,8 +163,8 @@ mod scale_narrow_type {
     use tool_executor::tool;
     /// Scales a value.
     #[tool]
-    pub fn scale(factor: i64, steps: u32) -> f64 {
-        factor as f64 * f64::from(steps)
+    pub fn scale(factor: i32, steps: u32) -> f64 {
+        f64::from(factor) * f64::from(steps)
     }
 }
 
@@ -335,7 +335,7 @@ mod weather_v1 {
     use tool_executor::tool;
     /// Current weather.
     #[tool]
-    pub fn weather(city: String) -> super::ReportV1 {
+    pub fn weather(city: &str) -> super::ReportV1 {
         let _ = city;
         super::ReportV1 {
             temperature: 20.0,
@@ -349,7 +349,7 @@ mod weather_v2 {
     use tool_executor::tool;
     /// Current weather.
     #[tool]
-    pub fn weather(city: String) -> super::ReportV2 {
+    pub fn weather(city: &str) -> super::ReportV2 {
         let _ = city;
         super::ReportV2 {
             temperature: None,
@@ -395,12 +395,15 @@ mod tools_v1 {
     /// Looks a key up.
     #[tool(read_only, timeout = "2s")]
     pub fn lookup(key: String) -> Result<String, LookupError> {
+        if key.is_empty() {
+            return Err(LookupError::Busy);
+        }
         Ok(key)
     }
 
     /// Deletes a key.
     #[tool(destructive = false)]
-    pub fn delete(key: String) -> bool {
+    pub fn delete(key: &str) -> bool {
         key.is_empty()
     }
 
@@ -425,12 +428,15 @@ mod tools_v2 {
     /// Looks a key up.
     #[tool(timeout = "500ms")]
     pub fn lookup(key: String) -> Result<String, LookupError> {
+        if key.is_empty() {
+            return Err(LookupError::Busy);
+        }
         Ok(key)
     }
 
     /// Deletes a key.
     #[tool(destructive)]
-    pub fn delete(key: String) -> bool {
+    pub fn delete(key: &str) -> bool {
         key.is_empty()
     }
 

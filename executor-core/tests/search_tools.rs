@@ -251,12 +251,12 @@ fn three() -> tool_executor::ToolSet {
     }
     /// Sends an email.
     #[tool_executor::tool]
-    fn send_email(to: String) -> bool {
+    fn send_email(to: &str) -> bool {
         !to.is_empty()
     }
     /// Books a meeting room.
     #[tool_executor::tool(name = "rooms.book")]
-    fn book(room: String) -> bool {
+    fn book(room: &str) -> bool {
         !room.is_empty()
     }
     toolset![weather, send_email, book]

@@ -155,14 +155,22 @@ pub(super) enum Direction {
 
 pub(super) fn class_of(rule: Rule, direction: Direction) -> ChangeClass {
     use ChangeClass::{Additive, Breaking, Cosmetic, Routing};
-    match (rule, direction) {
-        (Rule::Narrows, Direction::Input) | (Rule::Widens, Direction::Output) => Breaking,
-        (Rule::Widens, Direction::Input) | (Rule::Narrows, Direction::Output) => Additive,
-        (Rule::Reshapes | Rule::PropertyRemoved, _) => Breaking,
-        (Rule::PropertyAdded { required: true }, Direction::Input) => Breaking,
-        (Rule::PropertyAdded { .. }, _) => Additive,
-        (Rule::Routing, _) => Routing,
-        (Rule::Cosmetic, _) => Cosmetic,
+    let input = matches!(direction, Direction::Input);
+    // A narrower schema refuses callers (input) and reassures readers (output).
+    let breaks_when = |narrows: bool| if narrows == input { Breaking } else { Additive };
+    match rule {
+        Rule::Narrows => breaks_when(true),
+        Rule::Widens => breaks_when(false),
+        Rule::Reshapes | Rule::PropertyRemoved => Breaking,
+        Rule::PropertyAdded { required } => {
+            if required && input {
+                Breaking
+            } else {
+                Additive
+            }
+        }
+        Rule::Routing => Routing,
+        Rule::Cosmetic => Cosmetic,
     }
 }
 

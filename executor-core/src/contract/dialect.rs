@@ -102,25 +102,22 @@ fn rendering(
         } else {
             None
         };
-        match (schema_of, o, n) {
-            (Some(explained), Some(o), Some(n)) => {
-                for f in schema::diff(o, n) {
-                    if !explained.contains(&(f.detail, f.pointer.clone())) {
-                        found.push((format!("{at}{}", f.pointer), f.what));
-                    }
+        if let (Some(explained), Some(o), Some(n)) = (schema_of, o, n) {
+            for f in schema::diff(o, n) {
+                if !explained.contains(&(f.detail, f.pointer.clone())) {
+                    found.push((format!("{at}{}", f.pointer), f.what));
                 }
             }
-            _ => {
-                let explained = match key.as_str() {
-                    "description" => texts.description,
-                    "title" | "annotations" => texts.annotations,
-                    _ => false,
-                };
-                if !explained {
-                    let show = |v: Option<&Value>| v.map_or("absent".into(), short);
-                    found.push((at, format!("`{key}` {} → {}", show(o), show(n))));
-                }
-            }
+            continue;
+        }
+        let explained = match key.as_str() {
+            "description" => texts.description,
+            "title" | "annotations" => texts.annotations,
+            _ => false,
+        };
+        if !explained {
+            let show = |v: Option<&Value>| v.map_or("absent".into(), short);
+            found.push((at, format!("`{key}` {} → {}", show(o), show(n))));
         }
     }
     found

@@ -133,7 +133,7 @@ pub(super) fn diff(old: &Value, new: &Value) -> Vec<Finding> {
         seen: HashSet::new(),
         found: Vec::new(),
     };
-    walk.node(old, new, String::new(), 0, true);
+    walk.node(old, new, "", 0, true);
     walk.found
 }
 
@@ -157,7 +157,7 @@ impl Walk<'_> {
 
     /// Compares two nodes; `texts` is false for the inner alternative of an `Option`, whose
     /// outer texts were compared already.
-    fn node(&mut self, old: &Value, new: &Value, at: String, depth: usize, texts: bool) {
+    fn node(&mut self, old: &Value, new: &Value, at: &str, depth: usize, texts: bool) {
         if depth > MAX_DEPTH {
             return;
         }
@@ -176,31 +176,31 @@ impl Walk<'_> {
             self.push(
                 Rule::Reshapes,
                 Detail::Other,
-                &at,
+                at,
                 "the schema changed".into(),
             );
             return;
         };
         if texts {
-            self.text(o, n, &at);
+            self.text(o, n, at);
         }
-        self.types(o, n, &at);
-        let values = self.values(o, n, &at);
-        self.bounds(o, n, &at);
-        self.constraints(o, n, &at);
-        self.properties(o, n, &at, depth);
+        self.types(o, n, at);
+        let values = self.values(o, n, at);
+        self.bounds(o, n, at);
+        self.constraints(o, n, at);
+        self.properties(o, n, at, depth);
         match (o.get("items"), n.get("items")) {
-            (Some(oi), Some(ni)) => self.node(oi, ni, format!("{at}/items"), depth + 1, true),
+            (Some(oi), Some(ni)) => self.node(oi, ni, &format!("{at}/items"), depth + 1, true),
             (None, None) => {}
             _ => {
                 let what = "`items` changed".into();
-                self.push(Rule::Reshapes, Detail::Other, &at, what);
+                self.push(Rule::Reshapes, Detail::Other, at, what);
             }
         }
         if !values {
-            self.alternatives(o, n, &at, depth);
+            self.alternatives(o, n, at, depth);
         }
-        self.unknown(o, n, &at);
+        self.unknown(o, n, at);
     }
 
     fn text(&mut self, o: &Map<String, Value>, n: &Map<String, Value>, at: &str) {
@@ -292,12 +292,18 @@ impl Walk<'_> {
                     continue;
                 }
                 let (of, nf) = (old.and_then(Value::as_f64), new.and_then(Value::as_f64));
-                let rule = match (of, nf) {
-                    (None, Some(_)) => Rule::Narrows,
-                    (Some(_), None) => Rule::Widens,
-                    (Some(a), Some(b)) if (b > a) == lower => Rule::Narrows,
-                    (Some(_), Some(_)) => Rule::Widens,
-                    (None, None) => Rule::Reshapes,
+                // A bound added narrows, one removed widens; a lower bound raised or an
+                // upper bound lowered narrows.
+                let narrows = match (of, nf) {
+                    (None, Some(_)) => Some(true),
+                    (Some(_), None) => Some(false),
+                    (Some(a), Some(b)) => Some((b > a) == lower),
+                    (None, None) => None,
+                };
+                let rule = match narrows {
+                    Some(true) => Rule::Narrows,
+                    Some(false) => Rule::Widens,
+                    None => Rule::Reshapes,
                 };
                 let show = |v: Option<&Value>| v.map_or("none".into(), short);
                 let what = format!("`{key}` {} → {}", show(old), show(new));
@@ -371,7 +377,7 @@ impl Walk<'_> {
                 }
                 _ => {}
             }
-            self.node(old, new, here, depth + 1, true);
+            self.node(old, new, &here, depth + 1, true);
         }
         for name in np.keys().filter(|k| !op.contains_key(*k)) {
             let here = format!("{at}/properties/{}", escape(name));
@@ -405,7 +411,7 @@ impl Walk<'_> {
         let nl = non_null(self.new_root, na, n);
         if let ([old], [new]) = (ol.as_slice(), nl.as_slice()) {
             if alternatives_of(old).is_none() && alternatives_of(new).is_none() {
-                self.node(old, new, at.to_owned(), depth + 1, false);
+                self.node(old, new, at, depth + 1, false);
             }
             return;
         }

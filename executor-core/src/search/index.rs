@@ -73,7 +73,7 @@ impl std::fmt::Debug for ToolIndex {
         f.debug_struct("ToolIndex")
             .field("tools", &self.documents.len())
             .field("terms", &self.frequency.len())
-            .finish()
+            .finish_non_exhaustive()
     }
 }
 
@@ -87,12 +87,8 @@ impl ToolIndex {
                 *frequency.entry(term.clone()).or_default() += 1;
             }
         }
-        let total: u64 = documents.iter().map(|d| u64::from(d.len)).sum();
-        let average_len = if documents.is_empty() {
-            1.0
-        } else {
-            (total as f64 / documents.len() as f64).max(1.0)
-        };
+        let total: f64 = documents.iter().map(|d| f64::from(d.len)).sum();
+        let average_len = (total / count(documents.len())).max(1.0);
         Self {
             documents,
             frequency,
@@ -120,7 +116,7 @@ impl ToolIndex {
         tokens(query, &mut words);
         words.sort();
         words.dedup();
-        let n = self.documents.len() as f64;
+        let n = count(self.documents.len());
         let mut hits: Vec<(usize, f64)> = self
             .documents
             .iter()
@@ -148,6 +144,11 @@ impl ToolIndex {
             })
             .collect()
     }
+}
+
+/// A number of documents as a float (a set of more than 2^32 tools counts as 2^32).
+fn count(n: usize) -> f64 {
+    f64::from(u32::try_from(n).unwrap_or(u32::MAX))
 }
 
 fn document(spec: Arc<ToolSpec>) -> Document {
