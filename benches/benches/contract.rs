@@ -50,7 +50,7 @@ fn contract(c: &mut Criterion<ThreadCpuTime>) {
     });
     let produced = Contract::from_specs(&specs);
     group.bench_function("to_json", |b| {
-        b.iter(|| black_box(black_box(&produced).to_json()))
+        b.iter(|| black_box(black_box(&produced).to_json()));
     });
     group.bench_function("check_unchanged", |b| {
         b.iter(|| {
