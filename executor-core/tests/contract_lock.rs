@@ -585,6 +585,31 @@ fn optional_to_nullable_required_in_openai_strict_is_dialect_only() {
     );
 }
 
+#[test]
+fn a_rendering_changed_with_no_canonical_change_is_dialect_only() {
+    let current = toolset![page_v1::page].contract();
+    // The lock as another version of this crate might have written it: OpenAI's rendering not
+    // strict, Gemini's bound another.
+    let mut lock: serde_json::Value = serde_json::from_str(&current.to_json()).unwrap();
+    let dialects = &mut lock["tools"]["page"]["dialects"];
+    dialects["openai"]["function"]["strict"] = false.into();
+    dialects["gemini"]["parameters"]["properties"]["size"]["maximum"] = 100.into();
+    let lock = Contract::from_json(&lock.to_string()).unwrap();
+    let found: Vec<String> = lock
+        .diff(&current)
+        .changes()
+        .iter()
+        .map(|c| format!("{} {}{}: {}", c.class, c.tool, c.pointer, c.what))
+        .collect();
+    assert_eq!(
+        found,
+        [
+            "dialect-only page/dialects/gemini/parameters/properties/size: gemini: `maximum` 100 → 255",
+            "dialect-only page/dialects/openai/function/strict: openai: `strict` false → true",
+        ]
+    );
+}
+
 // ---- No change, the file, check ----
 
 #[test]
