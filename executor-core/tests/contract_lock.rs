@@ -705,6 +705,9 @@ fn check_writes_accepts_and_refuses() {
         check(&v2, &path, false),
         Err(CheckError::Unreadable(..))
     ));
+    // An update replaces it.
+    assert_eq!(check(&v2, &path, true).unwrap(), Checked::Created);
+    assert_eq!(check(&v2, &path, false).unwrap(), Checked::Unchanged);
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

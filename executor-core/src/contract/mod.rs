@@ -57,7 +57,7 @@ pub fn update_requested() -> bool {
 pub enum Checked {
     /// The set matches the lock.
     Unchanged,
-    /// There was no lock, and one was written (asked for with `update`).
+    /// There was no lock (or none that read), and one was written (asked for with `update`).
     Created,
     /// The lock was rewritten (asked for with `update`): the changes it accepted.
     Updated(ContractDiff),
@@ -108,7 +108,7 @@ impl std::error::Error for CheckError {
 }
 
 /// Compares `contract` with the lock at `path`; with `update`, writes the lock when it
-/// differs or is missing (creating its folder) instead of failing.
+/// differs, is missing (creating its folder) or no longer reads, instead of failing.
 ///
 /// # Errors
 /// [`CheckError`]: no lock, an unreadable one, or (without `update`) any change, of any
@@ -116,9 +116,12 @@ impl std::error::Error for CheckError {
 /// rewriting it.
 pub fn check(contract: &Contract, path: &Path, update: bool) -> Result<Checked, CheckError> {
     let lock = match std::fs::read_to_string(path) {
-        Ok(text) => {
-            Some(Contract::from_json(&text).map_err(|e| CheckError::Unreadable(path.into(), e))?)
-        }
+        Ok(text) => match Contract::from_json(&text) {
+            Ok(lock) => Some(lock),
+            // An update replaces a lock that no longer reads (a merge left conflict markers).
+            Err(_) if update => None,
+            Err(e) => return Err(CheckError::Unreadable(path.into(), e)),
+        },
         Err(e) if e.kind() == io::ErrorKind::NotFound => None,
         Err(e) => return Err(CheckError::Io(path.into(), e)),
     };
