@@ -393,7 +393,7 @@ mod tools_v1 {
     }
 
     /// Looks a key up.
-    #[tool(read_only, timeout = "2s")]
+    #[tool(read_only, timeout = "2s", scopes = "keys:read")]
     pub fn lookup(key: String) -> Result<String, LookupError> {
         if key.is_empty() {
             return Err(LookupError::Busy);
@@ -426,7 +426,7 @@ mod tools_v2 {
     }
 
     /// Looks a key up.
-    #[tool(timeout = "500ms")]
+    #[tool(timeout = "500ms", scopes = "keys:read keys:audit")]
     pub fn lookup(key: String) -> Result<String, LookupError> {
         if key.is_empty() {
             return Err(LookupError::Busy);
@@ -468,6 +468,7 @@ fn tools_hints_failure_codes_and_time_limits() {
         "breaking lookup/failureCodes: failure code `not_found` removed",
         "additive lookup/failureCodes: failure code `gone` added",
         "breaking lookup/timeoutMs: time limit 2000 ms → 500 ms",
+        "breaking lookup/scopes: scope `keys:audit` required now",
         "breaking delete/annotations/destructiveHint: `destructiveHint` reversed: false → true",
         "breaking keys: renamed to `list_keys`",
         "additive count: tool added",
@@ -482,6 +483,7 @@ fn tools_hints_failure_codes_and_time_limits() {
     for expected in [
         "additive lookup/annotations/readOnlyHint: `readOnlyHint` false → true",
         "additive lookup/timeoutMs: time limit 500 ms → 2000 ms",
+        "additive lookup/scopes: scope `keys:audit` no longer required",
         "breaking list_keys: renamed to `keys`",
         "breaking count: tool removed",
     ] {

@@ -3,8 +3,8 @@
 //!
 //! | class | what |
 //! |---|---|
-//! | breaking | input: a new required property, an optional one made required, a narrower type or range, a removed value or property, a new constraint; output: a removed or now-optional field, a wider type, an added value; a tool removed or renamed; a hint reversed to the riskier side; a failure code removed; a shorter time limit |
-//! | additive | the reverse of each: a new tool, an optional property, a wider input, a narrower output, a new failure code, a hint to the safer side |
+//! | breaking | a scope added; input: a new required property, an optional one made required, a narrower type or range, a removed value or property, a new constraint; output: a removed or now-optional field, a wider type, an added value; a tool removed or renamed; a hint reversed to the riskier side; a failure code removed; a shorter time limit |
+//! | additive | the reverse of each: a scope dropped, a new tool, an optional property, a wider input, a narrower output, a new failure code, a hint to the safer side |
 //! | routing | text a model chooses tools by: a tool's description or title, a property's description, default or examples |
 //! | cosmetic | no change of meaning: a schema `title`, a hint stated with its default value, a `$defs` type renamed |
 //! | dialect-only | one provider's rendering changed in a way the canonical schema did not (OpenAI strict turns "now optional" into "now nullable, still required"; a tool stops being strict) |
@@ -80,8 +80,9 @@ fn strip_dialects(entry: &Value) -> Value {
 
 /// The keys of a tool's entry the rules below read; any other key that differs (a field a
 /// later version adds) is reported for review.
-const ENTRY_KEYS: [&str; 7] = [
+const ENTRY_KEYS: [&str; 8] = [
     "description",
+    "scopes",
     "inputSchema",
     "outputSchema",
     "annotations",
@@ -105,6 +106,7 @@ fn tool(name: &str, old: &Value, new: &Value) -> Vec<Change> {
     let input = schemas(name, old, new, "inputSchema", Direction::Input, &mut out);
     let output = schemas(name, old, new, "outputSchema", Direction::Output, &mut out);
     failure_codes(name, old, new, &mut out);
+    scopes(name, old, new, &mut out);
     timeout(name, old, new, &mut out);
     super::dialect::compare(name, old, new, [&input, &output], &mut out);
     let keys: BTreeSet<&String> = obj(old).keys().chain(obj(new).keys()).collect();
@@ -235,19 +237,35 @@ fn annotations(name: &str, old: &Value, new: &Value, out: &mut Vec<Change>) {
     }
 }
 
+/// The strings of a list field of an entry.
+fn strings(entry: &Value, key: &str) -> BTreeSet<String> {
+    entry
+        .get(key)
+        .and_then(Value::as_array)
+        .map(|c| {
+            c.iter()
+                .filter_map(Value::as_str)
+                .map(str::to_owned)
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// A scope added hides the tool from, and refuses, every caller whose token lacks it.
+fn scopes(name: &str, old: &Value, new: &Value, out: &mut Vec<Change>) {
+    let (o, n) = (strings(old, "scopes"), strings(new, "scopes"));
+    for scope in n.difference(&o) {
+        let what = format!("scope `{scope}` required now");
+        out.push(change(ChangeClass::Breaking, name, "/scopes", what));
+    }
+    for scope in o.difference(&n) {
+        let what = format!("scope `{scope}` no longer required");
+        out.push(change(ChangeClass::Additive, name, "/scopes", what));
+    }
+}
+
 fn failure_codes(name: &str, old: &Value, new: &Value, out: &mut Vec<Change>) {
-    let codes = |v: &Value| -> BTreeSet<String> {
-        v.get("failureCodes")
-            .and_then(Value::as_array)
-            .map(|c| {
-                c.iter()
-                    .filter_map(Value::as_str)
-                    .map(str::to_owned)
-                    .collect()
-            })
-            .unwrap_or_default()
-    };
-    let (o, n) = (codes(old), codes(new));
+    let (o, n) = (strings(old, "failureCodes"), strings(new, "failureCodes"));
     for code in o.difference(&n) {
         let what = format!("failure code `{code}` removed");
         out.push(change(ChangeClass::Breaking, name, "/failureCodes", what));

@@ -12,6 +12,7 @@
 //!       "failureCodes": ["…"],        // sorted (absent when none)
 //!       "inputSchema": {…},
 //!       "outputSchema": {…},          // absent when the tool declares none
+//!       "scopes": ["…"],              // OAuth scopes a caller needs, sorted (absent when none)
 //!       "timeoutMs": 1000             // absent when the tool has no limit of its own
 //!     }
 //!   }
@@ -37,7 +38,7 @@ use crate::tool::{ToolExecutor, ToolSet, ToolSpec};
 pub const FORMAT: u64 = 1;
 
 /// A set's contract: per tool, its schemas, every provider's rendering, its hints, failure
-/// codes, description and time limit ([`lock`](super) describes the file).
+/// codes, scopes, description and time limit ([`lock`](super) describes the file).
 ///
 /// ```
 /// use tool_executor::prelude::*;
@@ -161,6 +162,12 @@ fn entry(spec: &ToolSpec) -> Value {
         codes.sort();
         codes.dedup();
         entry.insert("failureCodes".into(), codes.into());
+    }
+    if !spec.scopes.is_empty() {
+        let mut scopes = spec.scopes.clone();
+        scopes.sort();
+        scopes.dedup();
+        entry.insert("scopes".into(), scopes.into());
     }
     if let Some(timeout) = spec.timeout {
         let ms = u64::try_from(timeout.as_millis()).unwrap_or(u64::MAX);

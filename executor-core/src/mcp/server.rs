@@ -14,6 +14,7 @@ use rmcp::service::{Peer, RequestContext, RoleServer};
 use serde_json::Value;
 use tokio::sync::{mpsc, oneshot};
 
+use super::context::ContextSettings;
 use super::convert::{self, Listed};
 use crate::failure::transport::{McpOutcome, for_mcp};
 use crate::tool::CatchUnwind;
@@ -81,6 +82,11 @@ pub(crate) struct Inner {
     pub(crate) http_limits: super::limits::HttpLimits,
     /// Streamable HTTP without sessions (`with_stateless_http`).
     pub(crate) stateless_http: bool,
+    /// What a call's context carries beyond ids (`with_extension`, `with_forwarded_headers`).
+    context: ContextSettings,
+    /// The bearer-token check of streamable HTTP (`with_oauth`).
+    #[cfg(all(feature = "mcp-http", feature = "oauth"))]
+    pub(crate) oauth: Option<crate::auth::ResourceServer>,
     catalog: Mutex<Option<Arc<Catalog>>>,
 }
 
@@ -126,6 +132,9 @@ impl McpServer {
                 #[cfg(feature = "mcp-http")]
                 http_limits: super::limits::HttpLimits::default(),
                 stateless_http: false,
+                context: ContextSettings::default(),
+                #[cfg(all(feature = "mcp-http", feature = "oauth"))]
+                oauth: None,
                 catalog: Mutex::new(None),
             }),
             session: None,
@@ -145,6 +154,9 @@ impl McpServer {
                 #[cfg(feature = "mcp-http")]
                 http_limits: shared.http_limits.clone(),
                 stateless_http: shared.stateless_http,
+                context: shared.context.clone(),
+                #[cfg(all(feature = "mcp-http", feature = "oauth"))]
+                oauth: shared.oauth.clone(),
                 catalog: Mutex::new(None),
             },
         };
@@ -174,6 +186,53 @@ impl McpServer {
     pub fn with_instructions(self, instructions: impl Into<String>) -> Self {
         let instructions = instructions.into();
         self.edit(|i| i.instructions = Some(instructions))
+    }
+
+    /// A value every call's [`ToolContext`] carries (read with
+    /// [`ToolContext::extension`]): the [`Principal`](crate::auth::Principal) of a stdio
+    /// server's one trusted client, a tenant, a shared client handle. A second value of the
+    /// same type replaces the first.
+    ///
+    /// Every call also carries the request's `_meta` as a
+    /// [`RequestMeta`](super::RequestMeta) when it has one.
+    #[must_use]
+    pub fn with_extension<T: Send + Sync + 'static>(self, value: T) -> Self {
+        let value = Arc::new(value);
+        self.edit(|i| {
+            i.context.extensions.insert_shared(value);
+        })
+    }
+
+    /// Limits tool calls per caller and per tool (the MCP specification asks servers to
+    /// rate-limit tool invocations): a refused call is an `isError` result with code
+    /// `rate_limited` and its `retry_after` in `_meta`, before the tool runs. Callers are told
+    /// apart by their [`Principal`](crate::auth::Principal) (`with_oauth`); without one they
+    /// share a bucket per tool. Buckets are per process (per replica behind a balancer).
+    #[must_use]
+    pub fn with_rate_limit(self, limit: crate::runtime::RateLimit) -> Self {
+        self.edit(|i| {
+            let shared = Arc::clone(&i.executor);
+            i.executor = Arc::new(crate::runtime::RateLimited::from_shared(shared, limit));
+        })
+    }
+
+    /// Passes the named HTTP request headers to tools, as a
+    /// [`RequestHeaders`](crate::tool::RequestHeaders) extension (default: none; names are
+    /// matched in any case). Only listed headers reach a tool, so a credential the server
+    /// checks (an `Authorization` header) stays out of the tool unless listed.
+    #[cfg(feature = "mcp-http")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "mcp-http")))]
+    #[must_use]
+    pub fn with_forwarded_headers<I, S>(self, names: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<str>,
+    {
+        let names: Vec<String> = names
+            .into_iter()
+            .map(|name| name.as_ref().to_ascii_lowercase())
+            .collect();
+        self.edit(|i| i.context.forwarded_headers = names)
     }
 
     /// Bounds one stdio request line and one HTTP request body (default
@@ -255,6 +314,12 @@ impl McpServer {
         self.session.as_deref().map(str::to_owned)
     }
 
+    /// The served executor.
+    #[cfg_attr(not(all(feature = "mcp-http", feature = "oauth")), allow(dead_code))]
+    pub(crate) fn executor(&self) -> Arc<dyn ToolExecutor> {
+        Arc::clone(&self.inner.executor)
+    }
+
     /// The name reported in `serverInfo`.
     #[must_use]
     pub fn name(&self) -> &str {
@@ -314,6 +379,7 @@ impl McpServer {
         if let Some(session) = self.session_of(&context) {
             ctx = ctx.with_session_id(session);
         }
+        ctx = self.inner.context.attach(ctx, &context);
         // Dropped when the call is done: what tells the forwarder to stop waiting for chunks.
         let mut done = None;
         let forwarder = context.meta.get_progress_token().map(|token| {
@@ -414,9 +480,21 @@ impl ServerHandler for McpServer {
     async fn list_tools(
         &self,
         _request: Option<PaginatedRequestParams>,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
         let catalog = self.catalog();
+        // Behind `with_oauth`, a caller sees only the tools its token's scopes allow.
+        #[cfg(all(feature = "mcp-http", feature = "oauth"))]
+        if let Some(principal) = super::context::principal_of(&context) {
+            let visible = catalog.specs.iter().zip(&catalog.tools);
+            return Ok(ListToolsResult::with_all_items(
+                visible
+                    .filter(|(spec, _)| spec.missing_scope(&principal).is_none())
+                    .map(|(_, l)| l.tool.clone())
+                    .collect(),
+            ));
+        }
+        let _ = context;
         // rmcp's result owns its `Tool`s; the schemas inside are shared `Arc`s.
         Ok(ListToolsResult::with_all_items(
             catalog.tools.iter().map(|l| l.tool.clone()).collect(),

@@ -22,6 +22,7 @@ const TOOL: Keys = Keys {
         "idempotent",
         "open_world",
         "timeout",
+        "scopes",
         "crate",
     ],
 };
@@ -46,6 +47,8 @@ pub struct ToolAttr {
     pub open_world: Option<Flag>,
     /// Milliseconds, and the literal for spans.
     pub timeout: Option<(u64, LitStr)>,
+    /// The OAuth scopes a caller needs, space-separated in the literal.
+    pub scopes: Option<Vec<String>>,
     /// The path, and the `crate` key's span.
     pub krate: Option<(CratePath, Span)>,
 }
@@ -88,12 +91,44 @@ impl ToolAttr {
                     "would fail every call; write a limit such as `\"5s\"`",
                 )
             }),
+            "scopes" => set_once(&mut self.scopes, meta, scopes),
             "crate" => set_once(&mut self.krate, meta, |m| {
                 Ok((CratePath::parse_value(m.value()?)?, attr::key_span(m)))
             }),
             _ => Err(TOOL.error(meta)),
         }
     }
+}
+
+/// `scopes = "notes:read notes:write"`: OAuth scope tokens (RFC 6749 §3.3: printable ASCII
+/// except `"` and `\\`), separated by spaces, at least one.
+fn scopes(meta: &ParseNestedMeta<'_>) -> syn::Result<Vec<String>> {
+    let lit = attr::string(meta, "notes:read notes:write")?;
+    let value = lit.value();
+    let scopes: Vec<String> = value
+        .split(' ')
+        .filter(|s| !s.is_empty())
+        .map(str::to_owned)
+        .collect();
+    if scopes.is_empty() {
+        return Err(syn::Error::new_spanned(
+            &lit,
+            "`scopes` needs at least one scope: `scopes = \"notes:write\"`, or remove the key",
+        ));
+    }
+    if let Some(bad) = scopes.iter().find(|s| {
+        !s.bytes()
+            .all(|b| b == 0x21 || (0x23..=0x5B).contains(&b) || (0x5D..=0x7E).contains(&b))
+    }) {
+        return Err(syn::Error::new_spanned(
+            &lit,
+            format!(
+                "`{bad}` is not an OAuth scope token (printable ASCII without `\"` or `\\`); \
+                 separate scopes with spaces: `scopes = \"notes:read notes:write\"`"
+            ),
+        ));
+    }
+    Ok(scopes)
 }
 
 /// `#[arg(…)]` on a parameter.

@@ -48,12 +48,15 @@ pub fn spec(model: &ToolFn) -> TokenStream {
         .timeout_ms()
         .map(|ms| quote!(.with_timeout(__rt::Duration::from_millis(#ms))));
     let failure_codes = failure_codes(model);
+    let scopes = &model.scopes;
+    let scopes = (!scopes.is_empty()).then(|| quote!(.with_scopes([#(#scopes),*])));
     quote! {
         __rt::ToolSpec::new(#name, #description, #input)
             .with_output_schema(#output)
             #annotations
             #failure_codes
             #timeout
+            #scopes
     }
 }
 
