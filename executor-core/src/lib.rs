@@ -197,14 +197,16 @@
 //! | `McpServer`, `McpServerConfig`, `McpToolExecutor` (feature `mcp`) | serve any executor over MCP; use an MCP server's tools |
 //! | `A2aToolExecutor` (feature `a2a-client`) | use an A2A agent's skills as tools |
 //! | `SubprocessToolExecutor`, `SubprocessTool` (feature `subprocess`) | one process per call |
+//! | [`assert_contract!`] | a test that fails, with each change classified, when a set differs from its contract lock |
 //! | [`prelude`] | the macros, [`ToolContext`], [`ToolExecutor`], [`ToolFailure`](struct@ToolFailure) and `json!` |
 //!
 //! The modules: [`tool`](mod@tool) (the executor traits, the call path, sets, streams), [`failure`] (the
 //! failure type and its per-transport table, [`failure::transport`]), [`schema`] (canonical
 //! JSON Schemas and each provider's dialect), [`provider`] (tool definitions for OpenAI,
-//! Anthropic and Gemini, and their calls answered), [`runtime`] (retries, limits, detached
-//! calls), `agent` (feature `a2a`), `mcp` (feature `mcp`), `subprocess` (feature
-//! `subprocess`) and `car` (features `car-ir`, `car-ws`).
+//! Anthropic and Gemini, and their calls answered), [`search`] (tool search for large sets),
+//! [`contract`] (the contract lock), [`runtime`] (retries, limits, detached calls), `agent`
+//! (feature `a2a`), `mcp` (feature `mcp`), `subprocess` (feature `subprocess`) and `car`
+//! (features `car-ir`, `car-ws`), and `auth` (who is calling; feature `oauth` for the resource server).
 //!
 //! ## Cargo features
 //! None is on by default: a tools-only build compiles neither hyper, rmcp nor the A2A crates.
@@ -229,6 +231,7 @@ pub mod auth;
 #[cfg(any(feature = "car-ir", feature = "car-ws"))]
 #[cfg_attr(docsrs, doc(cfg(any(feature = "car-ir", feature = "car-ws"))))]
 pub mod car;
+pub mod contract;
 pub mod failure;
 #[cfg(feature = "mcp")]
 #[cfg_attr(docsrs, doc(cfg(feature = "mcp")))]
@@ -237,6 +240,7 @@ mod millis;
 pub mod provider;
 pub mod runtime;
 pub mod schema;
+pub mod search;
 #[cfg(feature = "subprocess")]
 #[cfg_attr(docsrs, doc(cfg(feature = "subprocess")))]
 pub mod subprocess;

@@ -48,6 +48,7 @@
 
 mod answer;
 mod anthropic;
+mod defer;
 mod definitions;
 mod gemini;
 mod mcp;
@@ -56,6 +57,7 @@ mod stages;
 mod wire;
 
 pub use answer::{Answer, CallOutcome, DEFAULT_CONCURRENCY, Messages};
+pub use defer::DeferError;
 pub(crate) use definitions::Cache;
 pub use definitions::{
     CallsError, Definitions, NameCollision, Provider, SchemaRole, ToolCall, ToolLoss,
