@@ -203,7 +203,7 @@
 //! failure type and its per-transport table, [`failure::transport`]), [`schema`] (canonical
 //! JSON Schemas and each provider's dialect), [`provider`] (tool definitions for OpenAI,
 //! Anthropic and Gemini, and their calls answered), [`runtime`] (retries, limits, detached
-//! calls), `agent` (feature `a2a`), `mcp` (feature `mcp`), `subprocess` (feature
+//! calls), [`transform`] (renames, argument transforms, visibility and hooks over any executor), `agent` (feature `a2a`), `mcp` (feature `mcp`), `subprocess` (feature
 //! `subprocess`) and `car` (feature `car-ir`).
 //!
 //! ## Cargo features
@@ -239,6 +239,7 @@ pub mod schema;
 #[cfg_attr(docsrs, doc(cfg(feature = "subprocess")))]
 pub mod subprocess;
 pub mod tool;
+pub mod transform;
 mod transport;
 
 #[doc(hidden)]
