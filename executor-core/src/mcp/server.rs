@@ -90,7 +90,15 @@ pub(crate) struct Inner {
     catalog: Mutex<Option<Arc<Catalog>>>,
     /// The executor's listing can change (`ToolExecutor::list_changes` is `Some`).
     list_changed: bool,
+    /// Subscriptions to the listing taken when a `subscriptions/listen` request arrived, oldest
+    /// first: rmcp acknowledges the request before `listen` runs, and a change the client
+    /// makes right after the acknowledgment must still reach it.
+    listens: Mutex<std::collections::VecDeque<ListChanges>>,
 }
+
+/// The most `listens` kept (one per listen request between its arrival and its `listen`;
+/// more only when requests fail before `listen`).
+const MAX_PENDING_LISTENS: usize = 64;
 
 /// How often a session's list-change relay checks whether its client is gone, when no
 /// change comes to tell it.
@@ -131,6 +139,7 @@ impl McpServer {
         Self {
             inner: Arc::new(Inner {
                 list_changed,
+                listens: Mutex::default(),
                 executor,
                 info: Implementation::new(name, "0.0.0"),
                 instructions: None,
@@ -161,6 +170,7 @@ impl McpServer {
                 stateless_http: shared.stateless_http,
                 catalog: Mutex::new(None),
                 list_changed: shared.list_changed,
+                listens: Mutex::default(),
             },
         };
         f(&mut inner);
@@ -509,13 +519,29 @@ impl ServerHandler for McpServer {
         &self,
         _requested: &SubscriptionFilter,
     ) -> Option<SubscriptionFilter> {
-        self.inner
-            .list_changed
-            .then(|| SubscriptionFilter::builder().tools_list_changed().build())
+        let changes = self.inner.executor.list_changes()?;
+        let mut listens = self
+            .inner
+            .listens
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        if listens.len() == MAX_PENDING_LISTENS {
+            listens.pop_front();
+        }
+        listens.push_back(changes);
+        Some(SubscriptionFilter::builder().tools_list_changed().build())
     }
 
     async fn listen(&self, context: SubscriptionContext) -> Result<(), ErrorData> {
-        let changes = self.inner.executor.list_changes();
+        // The oldest subscription taken on arrival: taken no later than this request's own,
+        // so before its acknowledgment (an older one may report a change twice, harmlessly).
+        let pending = self
+            .inner
+            .listens
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .pop_front();
+        let changes = pending.or_else(|| self.inner.executor.list_changes());
         let (Some(mut changes), Some(true)) = (changes, context.accepted().tools_list_changed)
         else {
             context.cancelled().await;
