@@ -15,13 +15,17 @@
 //! reading the call: its id, name and arguments string given), `hand`, `none` (set-up only, to subtract); and MCP
 //! round trips over an in-memory pipe on a
 //! current-thread runtime, client and server together: `mcp_ours`, `mcp_rmcp`, `mcp_none`
-//! (connect only, to subtract).
+//! (connect only, to subtract). Transformed sets over the same tools (BENCHMARKS.md §15):
+//! `hooked` (one no-op before hook), `hooked_after` (one no-op after hook), `described` (a new
+//! description, nothing on the call path), `visible` (a `Visibility` that hides nothing), all
+//! called as `ours` is.
 
 use std::collections::HashMap;
 use std::hint::black_box;
 
 use benches::{CALLED, arguments, hand, mcp, ours, ready};
-use tool_executor::ToolExecutor;
+use tool_executor::transform::{AfterCall, BeforeCall, Transform, Visibility};
+use tool_executor::{ToolExecution, ToolExecutor, ToolFailure};
 
 /// `n` MCP round trips against one server (`ours`, `rmcp`, or `none` to only connect).
 fn mcp_round_trips(server: &str, n: usize) {
@@ -66,6 +70,22 @@ fn main() {
     let defs = set
         .definitions(tool_executor::provider::Provider::OpenAiChat)
         .expect("distinct names");
+    let hooked = Transform::new(set.clone())
+        .before(|_: &mut BeforeCall<'_>| Ok(()))
+        .build()
+        .expect("valid transforms");
+    let hooked_after = Transform::new(set.clone())
+        .after(|_: &AfterCall<'_>, _: &mut Result<ToolExecution, ToolFailure>| {})
+        .build()
+        .expect("valid transforms");
+    let described = Transform::new(set.clone())
+        .describe(CALLED, "The same tool, described anew.")
+        .build()
+        .expect("valid transforms");
+    let visible = Transform::new(set.clone())
+        .visibility(Visibility::new())
+        .build()
+        .expect("valid transforms");
     let completion = benches::provider::completion();
     let arguments_text = benches::provider::arguments_text();
     let mut ok = 0usize;
@@ -83,6 +103,50 @@ fn main() {
             ))
             .is_ok(),
             "ours_borrowed" => ready(borrowed.execute_classified(
+                black_box(CALLED),
+                black_box(&params),
+                "",
+                None,
+                None,
+                1,
+                &effects,
+                None,
+            ))
+            .is_ok(),
+            "hooked" => ready(hooked.execute_classified(
+                black_box(CALLED),
+                black_box(&params),
+                "",
+                None,
+                None,
+                1,
+                &effects,
+                None,
+            ))
+            .is_ok(),
+            "hooked_after" => ready(hooked_after.execute_classified(
+                black_box(CALLED),
+                black_box(&params),
+                "",
+                None,
+                None,
+                1,
+                &effects,
+                None,
+            ))
+            .is_ok(),
+            "described" => ready(described.execute_classified(
+                black_box(CALLED),
+                black_box(&params),
+                "",
+                None,
+                None,
+                1,
+                &effects,
+                None,
+            ))
+            .is_ok(),
+            "visible" => ready(visible.execute_classified(
                 black_box(CALLED),
                 black_box(&params),
                 "",
@@ -129,7 +193,7 @@ fn main() {
             "none" => true,
             other => {
                 panic!(
-                    "unknown style `{other}`: ours, ours_execute, ours_borrowed, ours_tool, ours_ctx, runtime, answer, answer_direct, answer_direct_known, hand, none or mcp_*"
+                    "unknown style `{other}`: ours, ours_execute, ours_borrowed, ours_tool, ours_ctx, runtime, answer, answer_direct, answer_direct_known, hooked, hooked_after, described, visible, hand, none or mcp_*"
                 )
             }
         };
