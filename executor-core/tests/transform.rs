@@ -17,9 +17,9 @@ use tool_executor::{FailureKind, ToolSet, ToolStreamChunk};
 #[tool(read_only, tags = ["files"])]
 fn read(
     /// Whose file.
-    user: String,
+    user: &str,
     /// The path.
-    path: String,
+    path: &str,
     /// Bytes, not text.
     #[arg(default)]
     raw: bool,
@@ -30,11 +30,13 @@ fn read(
 /// Deletes a file.
 #[tool(destructive, tags = ["files", "admin"])]
 async fn delete(path: String) -> String {
+    tokio::task::yield_now().await;
     format!("deleted {path}")
 }
 
 /// Hashes a file on the blocking pool.
 #[tool(timeout = "5s")]
+#[allow(clippy::needless_pass_by_value)] // a body on the blocking pool owns its arguments
 fn hash(path: String, ctx: &ToolContext) -> String {
     let _ = ctx;
     format!("hash of {path}")

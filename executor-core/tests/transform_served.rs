@@ -21,13 +21,13 @@ const WAIT: Duration = Duration::from_secs(10);
 
 /// Reads a file.
 #[tool(read_only, tags = ["files"])]
-fn read(path: String) -> String {
+fn read(path: &str) -> String {
     format!("contents of {path}")
 }
 
 /// Deletes a file.
 #[tool(destructive, tags = ["files", "admin"])]
-fn delete(path: String) -> String {
+fn delete(path: &str) -> String {
     format!("deleted {path}")
 }
 

@@ -327,8 +327,8 @@ impl McpServer {
     async fn relay_list_changes(mut changes: ListChanges, peer: Peer<RoleServer>) {
         loop {
             tokio::select! {
-                changed = changes.changed() => {
-                    if !changed || peer.notify_tool_list_changed().await.is_err() {
+                more = changes.changed() => {
+                    if !more || peer.notify_tool_list_changed().await.is_err() {
                         return;
                     }
                 }
@@ -550,8 +550,8 @@ impl ServerHandler for McpServer {
         loop {
             tokio::select! {
                 () = context.cancelled() => return Ok(()),
-                changed = changes.changed() => {
-                    if !changed {
+                more = changes.changed() => {
+                    if !more {
                         context.cancelled().await;
                         return Ok(());
                     }

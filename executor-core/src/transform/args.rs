@@ -104,7 +104,7 @@ impl ArgChanges {
                     argument: arg.clone(),
                 });
             };
-            let is_required = required.iter().any(|r| *r == key);
+            let is_required = required.contains(&key);
             let step = match rule {
                 ArgRule::Describe(text) => {
                     if let Value::Object(p) = property {

@@ -13,13 +13,16 @@ use super::visibility::Visibility;
 use crate::failure::ToolFailure;
 use crate::tool::{ToolAnnotations, ToolContext, ToolExecutor, ToolSpec};
 
+/// An edit of a tool's hints.
+type AnnotationEdit = Box<dyn FnOnce(&mut ToolAnnotations) + Send>;
+
 /// What changes about one tool.
 #[derive(Default)]
 struct ToolChange {
     name: Option<String>,
     description: Option<String>,
     title: Option<String>,
-    annotations: Vec<Box<dyn FnOnce(&mut ToolAnnotations) + Send>>,
+    annotations: Vec<AnnotationEdit>,
     args: Vec<(String, ArgRule)>,
 }
 
@@ -215,7 +218,8 @@ impl<E: ToolExecutor + 'static> Transform<E> {
             let (exposed, args) = match change {
                 None if self.prefix.is_none() => (Arc::clone(spec), None),
                 change => {
-                    let (exposed, args) = apply(spec, change.unwrap_or_default(), &self.prefix)?;
+                    let (exposed, args) =
+                        apply(spec, change.unwrap_or_default(), self.prefix.as_deref())?;
                     (Arc::new(exposed), args)
                 }
             };
@@ -251,7 +255,7 @@ impl<E: ToolExecutor + 'static> Transform<E> {
 fn apply(
     spec: &ToolSpec,
     change: ToolChange,
-    prefix: &Option<String>,
+    prefix: Option<&str>,
 ) -> Result<(ToolSpec, Option<ArgChanges>), TransformError> {
     let mut exposed = spec.clone();
     let mut name = change.name.unwrap_or_else(|| spec.name.clone());
