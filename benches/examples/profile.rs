@@ -54,6 +54,26 @@ fn mcp_round_trips(server: &str, n: usize) {
     });
 }
 
+/// One `execute_classified` call of `t10` as the `ours` style makes it, on `executor`.
+#[inline]
+fn classified<E: ToolExecutor>(
+    executor: &E,
+    params: &serde_json::Value,
+    effects: &HashMap<String, serde_json::Value>,
+) -> bool {
+    ready(executor.execute_classified(
+        black_box(CALLED),
+        black_box(params),
+        "",
+        None,
+        None,
+        1,
+        effects,
+        None,
+    ))
+    .is_ok()
+}
+
 fn main() {
     let mut args = std::env::args().skip(1);
     let style = args.next().unwrap_or_else(|| "ours".to_owned());
@@ -113,50 +133,10 @@ fn main() {
                 None,
             ))
             .is_ok(),
-            "hooked" => ready(hooked.execute_classified(
-                black_box(CALLED),
-                black_box(&params),
-                "",
-                None,
-                None,
-                1,
-                &effects,
-                None,
-            ))
-            .is_ok(),
-            "hooked_after" => ready(hooked_after.execute_classified(
-                black_box(CALLED),
-                black_box(&params),
-                "",
-                None,
-                None,
-                1,
-                &effects,
-                None,
-            ))
-            .is_ok(),
-            "described" => ready(described.execute_classified(
-                black_box(CALLED),
-                black_box(&params),
-                "",
-                None,
-                None,
-                1,
-                &effects,
-                None,
-            ))
-            .is_ok(),
-            "visible" => ready(visible.execute_classified(
-                black_box(CALLED),
-                black_box(&params),
-                "",
-                None,
-                None,
-                1,
-                &effects,
-                None,
-            ))
-            .is_ok(),
+            "hooked" => classified(&hooked, &params, &effects),
+            "hooked_after" => classified(&hooked_after, &params, &effects),
+            "described" => classified(&described, &params, &effects),
+            "visible" => classified(&visible, &params, &effects),
             "ours_execute" => ready(set.execute(black_box(CALLED), black_box(&params))).is_ok(),
             "ours_tool" => ready(<ours::t10 as tool_executor::Tool>::run(
                 black_box(&params),

@@ -476,3 +476,27 @@ async fn an_executor_that_lists_nothing_is_passed_every_name() {
         Ok(json!("anything"))
     );
 }
+
+#[tokio::test]
+async fn any_executor_is_transformed_not_only_a_tool_set() {
+    // A runtime over the set: calls go through the executor, not the set's functions.
+    let tools = Transform::new(Runtime::new(set()))
+        .rename("delete", "rm")
+        .fix_arg("delete", "path", json!("/tmp/fixed"))
+        .before(|call: &mut BeforeCall<'_>| {
+            if call.ctx().attempt() > 1 {
+                return Err(ToolFailure::terminal("no retries here"));
+            }
+            Ok(())
+        })
+        .build()
+        .unwrap();
+    assert_eq!(names(&tools), ["read", "rm", "hash", "count"]);
+    assert_eq!(
+        call(&tools, "rm", json!({})).await,
+        Ok(json!("deleted /tmp/fixed"))
+    );
+    let retried = ToolContext::new().with_attempt(2);
+    let refused = tools.execute_with_context("rm", &json!({}), retried).await;
+    assert_eq!(refused.unwrap_err().message(), "no retries here");
+}

@@ -1,5 +1,6 @@
 //! [`Transform`]: the builder of a [`Transformed`] set, where every transform is checked.
 
+use std::any::Any;
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -11,7 +12,7 @@ use super::hook::{AfterHook, BeforeHook};
 use super::set::{Entry, Shared, Transformed};
 use super::visibility::Visibility;
 use crate::failure::ToolFailure;
-use crate::tool::{ToolAnnotations, ToolContext, ToolExecutor, ToolSpec};
+use crate::tool::{ToolAnnotations, ToolContext, ToolExecutor, ToolSet, ToolSpec};
 
 /// An edit of a tool's hints.
 type AnnotationEdit = Box<dyn FnOnce(&mut ToolAnnotations) + Send>;
@@ -207,6 +208,9 @@ impl<E: ToolExecutor + 'static> Transform<E> {
                 return Err(TransformError::UnknownTool { tool: tool.clone() });
             }
         }
+        // Over a `ToolSet`, a `#[tool]` function is called directly, without the set's own
+        // lookup of a name this set already looked up (BENCHMARKS.md §15).
+        let set = (&self.executor as &dyn Any).downcast_ref::<ToolSet>();
         let mut entries: Vec<(String, Entry)> = Vec::with_capacity(listed.len());
         let mut owners: HashMap<String, String> = HashMap::new();
         for spec in listed.iter() {
@@ -233,6 +237,7 @@ impl<E: ToolExecutor + 'static> Transform<E> {
             entries.push((
                 exposed.name.clone(),
                 Entry {
+                    direct: set.and_then(|set| set.fn_tool(&spec.name)),
                     inner_name: spec.name.clone().into_boxed_str(),
                     spec: exposed,
                     args: args.map(Arc::new),

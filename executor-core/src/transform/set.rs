@@ -12,6 +12,7 @@ use super::args::ArgChanges;
 use super::hook::{AfterCall, AfterHook, BeforeCall, BeforeHook, Caller};
 use super::visibility::Visibility;
 use crate::failure::ToolFailure;
+use crate::tool::fn_tool::FnTool;
 use crate::tool::route::{RouteTable, unserved};
 use crate::tool::stream_task::stream_clone;
 use crate::tool::{
@@ -22,6 +23,8 @@ use crate::tool::{
 /// One listed tool: its name underneath, its spec as listed, and how its calls' arguments
 /// map back (`None`: they pass as they are).
 pub(crate) struct Entry {
+    /// The `#[tool]` function itself, when the executor is a `ToolSet`.
+    pub(crate) direct: Option<FnTool>,
     pub(crate) inner_name: Box<str>,
     pub(crate) spec: Arc<ToolSpec>,
     pub(crate) args: Option<Arc<ArgChanges>>,
@@ -145,6 +148,23 @@ impl<E: ToolExecutor + 'static> Transformed<E> {
         Arc::clone(&listed.1)
     }
 
+    /// The tool's own call, under its own name.
+    #[inline]
+    fn run<'a>(
+        &'a self,
+        entry: &'a Entry,
+        args: &'a Value,
+        ctx: ToolContext,
+    ) -> BoxFuture<'a, Result<ToolExecution, ToolFailure>> {
+        match &entry.direct {
+            Some(tool) => tool.run(args, ctx),
+            None => self
+                .shared
+                .executor
+                .execute_with_context(&entry.inner_name, args, ctx),
+        }
+    }
+
     /// The call of a visible tool: before hooks, the arguments mapped back, the call, after
     /// hooks.
     fn call<'a>(
@@ -177,29 +197,15 @@ impl<E: ToolExecutor + 'static> Transformed<E> {
             return match mapped {
                 Err(failure) => Box::pin(std::future::ready(Err(failure))),
                 // The usual case: the tool's own future, not wrapped.
-                Ok(Cow::Borrowed(args)) => {
-                    shared
-                        .executor
-                        .execute_with_context(&entry.inner_name, args, ctx)
-                }
-                Ok(Cow::Owned(args)) => Box::pin(async move {
-                    shared
-                        .executor
-                        .execute_with_context(&entry.inner_name, &args, ctx)
-                        .await
-                }),
+                Ok(Cow::Borrowed(args)) => self.run(entry, args, ctx),
+                Ok(Cow::Owned(args)) => Box::pin(async move { self.run(entry, &args, ctx).await }),
             };
         }
         let caller = Caller::of(&ctx);
         Box::pin(async move {
             let mut outcome = match mapped {
                 Err(failure) => Err(failure),
-                Ok(args) => {
-                    shared
-                        .executor
-                        .execute_with_context(&entry.inner_name, &args, ctx)
-                        .await
-                }
+                Ok(args) => self.run(entry, &args, ctx).await,
             };
             let call = AfterCall {
                 spec: &entry.spec,
@@ -228,6 +234,10 @@ impl<E: ToolExecutor + 'static> ContextExecutor for Transformed<E> {
                 {
                     // Hidden is absent: the failure a name never served gets.
                     return unserved(None, tool, params, ctx);
+                }
+                if shared.before.is_empty() && shared.after.is_empty() && entry.args.is_none() {
+                    // Nothing runs around the call: the tool's own future.
+                    return self.run(entry, params, ctx);
                 }
                 self.call(entry, params, ctx)
             }
