@@ -224,6 +224,7 @@
 #[cfg(feature = "a2a")]
 #[cfg_attr(docsrs, doc(cfg(feature = "a2a")))]
 pub mod agent;
+pub mod auth;
 #[cfg(feature = "car-ir")]
 #[cfg_attr(docsrs, doc(cfg(feature = "car-ir")))]
 pub mod car;

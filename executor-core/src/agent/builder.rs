@@ -117,12 +117,23 @@ impl AgentServerBuilder {
     /// [`ServeError`] when the address cannot be bound, the card is not valid A2A 1.0 or a
     /// hook's handler does not build.
     pub async fn bind(
-        self,
+        #[cfg_attr(not(feature = "oauth"), allow(unused_mut))] mut self,
         addr: impl ToSocketAddrs,
         agent: impl Agent,
     ) -> Result<AgentServer, ServeError> {
         let (server, url) = self.listen(addr).await?;
         let card = agent.card(&url);
+        #[cfg(feature = "oauth")]
+        if let Some(oauth) = agent.oauth() {
+            let card = super::oauth::secure_card(card, &oauth);
+            let check = oauth.clone();
+            self.configure.push(Box::new(move |builder| {
+                builder.with_interceptor(super::oauth::OAuthInterceptor(check))
+            }));
+            return Ok(self
+                .build(server, url, agent, card)?
+                .with_oauth_metadata(oauth));
+        }
         self.build(server, url, agent, card)
     }
 

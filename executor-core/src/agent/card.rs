@@ -12,6 +12,15 @@ pub trait Agent: AgentExecutor {
     /// The agent card, valid for A2A 1.0, with its interfaces at `url` (JSON-RPC at `url`,
     /// HTTP+JSON under `url`).
     fn card(&self, url: &str) -> AgentCard;
+
+    /// The resource server that checks this agent's callers, if any: binding it installs the
+    /// bearer check, serves the RFC 9728 metadata and declares the scheme in the card
+    /// (`ToolAgent::with_oauth`).
+    #[cfg(feature = "oauth")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "oauth")))]
+    fn oauth(&self) -> Option<crate::auth::ResourceServer> {
+        None
+    }
 }
 
 /// The card an `#[agent]` declares, as constants. Not covered by semver.

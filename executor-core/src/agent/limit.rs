@@ -52,6 +52,9 @@ pub(super) struct BodyLimit<D> {
     pub(super) inner: D,
     pub(super) max: usize,
     pub(super) max_pending_output: usize,
+    /// Answers the RFC 9728 metadata path (`ToolAgent::with_oauth`).
+    #[cfg(feature = "oauth")]
+    pub(super) oauth: Option<crate::auth::ResourceServer>,
 }
 
 impl<D: Dispatcher> Dispatcher for BodyLimit<D> {
@@ -60,6 +63,13 @@ impl<D: Dispatcher> Dispatcher for BodyLimit<D> {
         req: hyper::Request<Incoming>,
     ) -> Pin<Box<dyn Future<Output = DispatchResponse> + Send + '_>> {
         let hint = req.body().size_hint();
+        #[cfg(feature = "oauth")]
+        if req.method() == hyper::Method::GET
+            && let Some(oauth) = &self.oauth
+            && let Some(metadata) = super::oauth::metadata(oauth, req.uri().path())
+        {
+            return Box::pin(std::future::ready(metadata));
+        }
         Box::pin(async move {
             let response = match hint.upper() {
                 Some(length) if length > self.max as u64 => {

@@ -93,6 +93,8 @@ mod client;
 mod emitter;
 mod example;
 mod limit;
+#[cfg(feature = "oauth")]
+mod oauth;
 mod queue;
 mod serve;
 #[cfg(any(feature = "a2a-postgres", feature = "a2a-sqlite"))]

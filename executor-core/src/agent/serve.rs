@@ -66,6 +66,9 @@ pub struct AgentServer {
     max_request_bytes: usize,
     max_pending_output: usize,
     watch: WatchGuard,
+    /// Serves the RFC 9728 metadata (an agent with `with_oauth`).
+    #[cfg(feature = "oauth")]
+    oauth: Option<crate::auth::ResourceServer>,
 }
 
 impl fmt::Debug for AgentServer {
@@ -94,7 +97,16 @@ impl AgentServer {
             max_request_bytes,
             max_pending_output: super::limit::DEFAULT_MAX_A2A_PENDING_OUTPUT,
             watch,
+            #[cfg(feature = "oauth")]
+            oauth: None,
         }
+    }
+
+    /// Serves `oauth`'s protected-resource metadata beside the card.
+    #[cfg(feature = "oauth")]
+    pub(super) fn with_oauth_metadata(mut self, oauth: crate::auth::ResourceServer) -> Self {
+        self.oauth = Some(oauth);
+        self
     }
 
     /// Bounds one request body (default
@@ -152,6 +164,8 @@ impl AgentServer {
             inner: CombinedDispatcher::with_config(Arc::clone(&self.handler), config),
             max,
             max_pending_output: self.max_pending_output,
+            #[cfg(feature = "oauth")]
+            oauth: self.oauth.clone(),
         };
         let serve = self.server.serve_with_shutdown(dispatcher, shutdown).await;
         let shutdown = self.handler.shutdown().await;

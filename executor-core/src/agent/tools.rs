@@ -18,11 +18,12 @@ use super::card::Agent;
 use super::emitter::Emitter;
 use super::example::example_call;
 use super::queue::{TaskQueue, run_execute};
+use crate::auth::Principal;
 use crate::runtime::is_i_json;
 use crate::schema::dialect::integral_floats_to_integers;
 use crate::tool::{
-    BoxFuture, STREAM_CAPACITY, ToolAnnotations, ToolContext, ToolExecutor, ToolSpec,
-    ToolStreamChunk,
+    BoxFuture, Extensions, RequestHeaders, STREAM_CAPACITY, ToolAnnotations, ToolContext,
+    ToolExecutor, ToolSpec, ToolStreamChunk,
 };
 
 /// The agent-card extension that carries each tool-skill's spec beyond what a skill holds. A2A
@@ -104,6 +105,11 @@ pub struct ToolAgent {
     description: Option<String>,
     version: String,
     provider: Option<AgentProvider>,
+    /// Lower-case names of the HTTP headers passed to tools.
+    forwarded_headers: Vec<String>,
+    /// The bearer check (`with_oauth`).
+    #[cfg(feature = "oauth")]
+    oauth: Option<crate::auth::ResourceServer>,
 }
 
 impl std::fmt::Debug for ToolAgent {
@@ -140,7 +146,90 @@ impl ToolAgent {
             description: None,
             version: env!("CARGO_PKG_VERSION").to_owned(),
             provider: None,
+            forwarded_headers: Vec::new(),
+            #[cfg(feature = "oauth")]
+            oauth: None,
         }
+    }
+
+    /// Makes the agent an OAuth 2.1 protected resource checked by `oauth`: binding it
+    /// refuses every call without a good bearer token (401 with `WWW-Authenticate`, before
+    /// any task exists), serves the RFC 9728 metadata beside the card and declares a bearer
+    /// scheme in the card; each tool's context carries the token's
+    /// [`Principal`](crate::auth::Principal), and a tool whose
+    /// [`scopes`](crate::tool::ToolSpec::scopes) the token lacks fails its task with code
+    /// `insufficient_scope` before its body runs.
+    #[cfg(feature = "oauth")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "oauth")))]
+    #[must_use]
+    pub fn with_oauth(mut self, oauth: crate::auth::ResourceServer) -> Self {
+        self.oauth = Some(oauth);
+        self
+    }
+
+    /// Passes the named HTTP request headers to tools, as a
+    /// [`RequestHeaders`](crate::tool::RequestHeaders) extension of their context (default:
+    /// none; names match in any case).
+    #[must_use]
+    pub fn with_forwarded_headers<I, S>(mut self, names: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<str>,
+    {
+        self.forwarded_headers = names
+            .into_iter()
+            .map(|name| name.as_ref().to_ascii_lowercase())
+            .collect();
+        self
+    }
+
+    /// The token's principal, when it may call `tool` (the interceptor has checked the token
+    /// already; the resource server remembers it, so this is a lookup).
+    #[cfg(feature = "oauth")]
+    async fn authorize(
+        &self,
+        oauth: &crate::auth::ResourceServer,
+        ctx: &RequestContext,
+        tool: &str,
+    ) -> Result<Arc<Principal>, crate::failure::ToolFailure> {
+        let principal = oauth
+            .authenticate(ctx.http_header("authorization"))
+            .await
+            .map_err(|error| {
+                crate::failure::ToolFailure::terminal(error.to_string())
+                    .with_code("unauthenticated")
+            })?;
+        let specs = self.tools.specs();
+        if let Some(spec) = specs.iter().find(|s| s.name == tool)
+            && let Some(missing) = spec.missing_scope(&principal)
+        {
+            return Err(crate::failure::ToolFailure::terminal(format!(
+                "the token lacks scope {missing}, which tool `{tool}` needs"
+            ))
+            .with_code("insufficient_scope")
+            .with_data(json!({ "scope": spec.scopes.join(" ") })));
+        }
+        Ok(principal)
+    }
+
+    /// The context values an A2A request gives its tool: the caller the server authenticated
+    /// (the server crate's caller identity) as a [`Principal`] with no scopes, and the
+    /// allow-listed headers.
+    fn call_extensions(&self, ctx: &RequestContext) -> Extensions {
+        let mut extensions = Extensions::new();
+        if let Some(identity) = ctx.caller_identity() {
+            extensions.insert(Principal::new(identity));
+        }
+        if !self.forwarded_headers.is_empty() {
+            let headers =
+                RequestHeaders::from_pairs(self.forwarded_headers.iter().filter_map(|name| {
+                    ctx.http_header(name).map(|value| (name, value.to_owned()))
+                }));
+            if !headers.is_empty() {
+                extensions.insert(headers);
+            }
+        }
+        extensions
     }
 
     /// The card's name (default `tools`).
@@ -206,6 +295,17 @@ impl ToolAgent {
                     .await;
             }
         };
+        #[cfg_attr(not(feature = "oauth"), allow(unused_mut))]
+        let mut extensions = self.call_extensions(ctx);
+        #[cfg(feature = "oauth")]
+        if let Some(oauth) = &self.oauth {
+            match self.authorize(oauth, ctx, &tool).await {
+                Ok(principal) => {
+                    extensions.insert_shared(principal);
+                }
+                Err(failure) => return emit.fail_with(&failure).await,
+            }
+        }
         // `working` first: a streaming client gets the task (and its id, to cancel it) before
         // the tool's first event, which for a quiet tool is its end.
         emit.status(TaskState::Working, None).await?;
@@ -216,6 +316,7 @@ impl ToolAgent {
             .with_action_id(ctx.task_id.0.clone())
             .with_session_id(ctx.context_id.clone())
             .with_cancellation(ctx.cancellation_token.clone())
+            .with_extensions(extensions)
             .with_stream(tx);
         let mut work = pin!(self.tools.execute_with_context(&tool, &arguments, tool_ctx));
         let outcome = loop {
@@ -405,6 +506,11 @@ fn published(spec: &ToolSpec) -> Value {
 }
 
 impl Agent for ToolAgent {
+    #[cfg(feature = "oauth")]
+    fn oauth(&self) -> Option<crate::auth::ResourceServer> {
+        self.oauth.clone()
+    }
+
     fn card(&self, url: &str) -> AgentCard {
         let specs = self.tools.specs();
         let names: Vec<&str> = specs.iter().map(|s| s.name.as_str()).collect();

@@ -10,9 +10,12 @@
 //! reads; only an unknown tool or a malformed request is a JSON-RPC error.
 
 mod client;
+mod context;
 mod convert;
 #[cfg(feature = "mcp-http")]
 mod limits;
+#[cfg(all(feature = "mcp-http", feature = "oauth"))]
+mod oauth;
 mod serve;
 mod server;
 #[cfg(feature = "mcp-http")]
@@ -22,6 +25,7 @@ mod stdio;
 pub use client::{
     DEFAULT_HANDSHAKE_TIMEOUT, McpClientError, McpProtocol, McpServerConfig, McpToolExecutor,
 };
+pub use context::RequestMeta;
 pub use convert::{ATTEMPT_META, FAILURE_CODES_META, IDEMPOTENCY_KEY_META, TIMEOUT_META};
 #[cfg(feature = "mcp-http")]
 #[cfg_attr(docsrs, doc(cfg(feature = "mcp-http")))]

@@ -101,6 +101,8 @@ mod http {
                 idle_timeout: limits.idle_timeout,
                 max_in_flight: limits.max_in_flight,
                 max_body: self.inner.max_request_bytes,
+                #[cfg(feature = "oauth")]
+                guard: crate::mcp::oauth::Guard::of(&self),
             };
             let sessions = self.session_manager();
             let server = self;

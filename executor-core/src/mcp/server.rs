@@ -14,11 +14,14 @@ use rmcp::service::{NotificationContext, Peer, RequestContext, RoleServer, Subsc
 use serde_json::Value;
 use tokio::sync::{mpsc, oneshot};
 
+use super::context::ContextSettings;
 use super::convert::{self, Listed};
 use crate::failure::transport::{McpOutcome, for_mcp};
 use crate::tool::CatchUnwind;
 use crate::tool::SpecList;
-use crate::tool::{ListChanges, STREAM_CAPACITY, ToolContext, ToolExecutor, ToolStreamChunk};
+use crate::tool::{
+    ListChanges, STREAM_CAPACITY, ToolContext, ToolExecutor, ToolSpec, ToolStreamChunk,
+};
 
 /// The default bound on one stdio request line (8 MiB). Longer requests are answered with an
 /// error instead of being read into memory.
@@ -87,6 +90,11 @@ pub(crate) struct Inner {
     pub(crate) http_limits: super::limits::HttpLimits,
     /// Streamable HTTP without sessions (`with_stateless_http`).
     pub(crate) stateless_http: bool,
+    /// What a call's context carries beyond ids (`with_extension`, `with_forwarded_headers`).
+    context: ContextSettings,
+    /// The bearer-token check of streamable HTTP (`with_oauth`).
+    #[cfg(all(feature = "mcp-http", feature = "oauth"))]
+    pub(crate) oauth: Option<crate::auth::ResourceServer>,
     catalog: Mutex<Option<Arc<Catalog>>>,
     /// The executor's listing can change (`ToolExecutor::list_changes` is `Some`).
     list_changed: bool,
@@ -149,6 +157,9 @@ impl McpServer {
                 #[cfg(feature = "mcp-http")]
                 http_limits: super::limits::HttpLimits::default(),
                 stateless_http: false,
+                context: ContextSettings::default(),
+                #[cfg(all(feature = "mcp-http", feature = "oauth"))]
+                oauth: None,
                 catalog: Mutex::new(None),
             }),
             session: None,
@@ -168,6 +179,9 @@ impl McpServer {
                 #[cfg(feature = "mcp-http")]
                 http_limits: shared.http_limits.clone(),
                 stateless_http: shared.stateless_http,
+                context: shared.context.clone(),
+                #[cfg(all(feature = "mcp-http", feature = "oauth"))]
+                oauth: shared.oauth.clone(),
                 catalog: Mutex::new(None),
                 list_changed: shared.list_changed,
                 listens: Mutex::default(),
@@ -199,6 +213,40 @@ impl McpServer {
     pub fn with_instructions(self, instructions: impl Into<String>) -> Self {
         let instructions = instructions.into();
         self.edit(|i| i.instructions = Some(instructions))
+    }
+
+    /// A value every call's [`ToolContext`] carries (read with
+    /// [`ToolContext::extension`]): the [`Principal`](crate::auth::Principal) of a stdio
+    /// server's one trusted client, a tenant, a shared client handle. A second value of the
+    /// same type replaces the first.
+    ///
+    /// Every call also carries the request's `_meta` as a
+    /// [`RequestMeta`](super::RequestMeta) when it has one.
+    #[must_use]
+    pub fn with_extension<T: Send + Sync + 'static>(self, value: T) -> Self {
+        let value = Arc::new(value);
+        self.edit(|i| {
+            i.context.extensions.insert_shared(value);
+        })
+    }
+
+    /// Passes the named HTTP request headers to tools, as a
+    /// [`RequestHeaders`](crate::tool::RequestHeaders) extension (default: none; names are
+    /// matched in any case). Only listed headers reach a tool, so a credential the server
+    /// checks (an `Authorization` header) stays out of the tool unless listed.
+    #[cfg(feature = "mcp-http")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "mcp-http")))]
+    #[must_use]
+    pub fn with_forwarded_headers<I, S>(self, names: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<str>,
+    {
+        let names: Vec<String> = names
+            .into_iter()
+            .map(|name| name.as_ref().to_ascii_lowercase())
+            .collect();
+        self.edit(|i| i.context.forwarded_headers = names)
     }
 
     /// Bounds one stdio request line and one HTTP request body (default
@@ -280,27 +328,42 @@ impl McpServer {
         self.session.as_deref().map(str::to_owned)
     }
 
-    /// What the executor is told of the caller when it lists tools for it.
+    /// What the executor is told of the caller when it lists tools for it: the session and
+    /// what a call's context carries (extensions, the principal behind `with_oauth`), so
+    /// per-caller visibility rules read the same context a call does.
     fn caller_of(&self, context: &RequestContext<RoleServer>) -> ToolContext {
-        match self.session_of(context) {
+        let ctx = match self.session_of(context) {
             Some(session) => ToolContext::new().with_session_id(session),
             None => ToolContext::new(),
-        }
+        };
+        self.inner.context.attach(ctx, context)
     }
 
-    /// The tools `context`'s caller may see: the cached listing when the executor shows every
-    /// caller the same, else the caller's own.
-    fn listing_for(&self, context: &RequestContext<RoleServer>) -> Vec<rmcp::model::Tool> {
+    /// The tools `context`'s caller may see that `keep` keeps: from the cached listing when
+    /// the executor shows every caller the same, else from the caller's own specs.
+    fn listing_for(
+        &self,
+        context: &RequestContext<RoleServer>,
+        keep: impl Fn(&ToolSpec) -> bool,
+    ) -> Vec<rmcp::model::Tool> {
         let catalog = self.catalog();
-        if !self.inner.list_changed {
-            return catalog.tools.iter().map(|l| l.tool.clone()).collect();
-        }
-        let specs = self.inner.executor.specs_for(&self.caller_of(context));
+        let specs = if self.inner.list_changed {
+            self.inner.executor.specs_for(&self.caller_of(context))
+        } else {
+            Arc::clone(&catalog.specs)
+        };
         if Arc::ptr_eq(&specs, &catalog.specs) {
-            return catalog.tools.iter().map(|l| l.tool.clone()).collect();
+            return catalog
+                .specs
+                .iter()
+                .zip(&catalog.tools)
+                .filter(|(spec, _)| keep(spec))
+                .map(|(_, l)| l.tool.clone())
+                .collect();
         }
         specs
             .iter()
+            .filter(|spec| keep(spec))
             .map(|spec| match catalog.index.get(spec.name.as_str()) {
                 Some(&i) if Arc::ptr_eq(&catalog.specs[i], spec) => catalog.tools[i].tool.clone(),
                 _ => convert::listed(spec).tool,
@@ -339,6 +402,12 @@ impl McpServer {
                 }
             }
         }
+    }
+
+    /// The served executor.
+    #[cfg_attr(not(all(feature = "mcp-http", feature = "oauth")), allow(dead_code))]
+    pub(crate) fn executor(&self) -> Arc<dyn ToolExecutor> {
+        Arc::clone(&self.inner.executor)
     }
 
     /// The name reported in `serverInfo`.
@@ -400,6 +469,7 @@ impl McpServer {
         if let Some(session) = self.session_of(&context) {
             ctx = ctx.with_session_id(session);
         }
+        ctx = self.inner.context.attach(ctx, &context);
         // Dropped when the call is done: what tells the forwarder to stop waiting for chunks.
         let mut done = None;
         let forwarder = context.meta.get_progress_token().map(|token| {
@@ -505,8 +575,16 @@ impl ServerHandler for McpServer {
         _request: Option<PaginatedRequestParams>,
         context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
+        // Behind `with_oauth`, a caller sees only the tools its token's scopes allow.
+        #[cfg(all(feature = "mcp-http", feature = "oauth"))]
+        if let Some(principal) = super::context::principal_of(&context) {
+            let tools = self.listing_for(&context, |spec| spec.missing_scope(&principal).is_none());
+            return Ok(ListToolsResult::with_all_items(tools));
+        }
         // rmcp's result owns its `Tool`s; the schemas inside are shared `Arc`s.
-        Ok(ListToolsResult::with_all_items(self.listing_for(&context)))
+        Ok(ListToolsResult::with_all_items(
+            self.listing_for(&context, |_| true),
+        ))
     }
 
     async fn on_initialized(&self, context: NotificationContext<RoleServer>) {

@@ -105,6 +105,9 @@ pub(crate) struct Gate<S> {
     opening: Arc<AtomicUsize>,
     /// When each session was last used, for `Retry-After`; pruned to the live sessions.
     last_used: Arc<Mutex<HashMap<Arc<str>, Instant>>>,
+    /// The bearer-token check (`McpServer::with_oauth`).
+    #[cfg(feature = "oauth")]
+    guard: Option<super::oauth::Guard>,
 }
 
 /// What the gate needs to know of the server.
@@ -113,6 +116,8 @@ pub(crate) struct GateLimits {
     pub(crate) idle_timeout: Duration,
     pub(crate) max_in_flight: usize,
     pub(crate) max_body: usize,
+    #[cfg(feature = "oauth")]
+    pub(crate) guard: Option<super::oauth::Guard>,
 }
 
 impl<S> Gate<S> {
@@ -126,6 +131,8 @@ impl<S> Gate<S> {
             in_flight: InFlight::new(limits.max_in_flight),
             opening: Arc::new(AtomicUsize::new(0)),
             last_used: Arc::new(Mutex::new(HashMap::new())),
+            #[cfg(feature = "oauth")]
+            guard: limits.guard.clone(),
         }
     }
 
@@ -199,7 +206,8 @@ where
     where
         B: hyper::body::Body<Data = Bytes> + Unpin,
     {
-        let (parts, body) = request.into_parts();
+        #[cfg_attr(not(feature = "oauth"), allow(unused_mut))]
+        let (mut parts, body) = request.into_parts();
         let permit = if parts.method == http::Method::POST {
             let Some(permit) = self.in_flight.enter() else {
                 // Read (and drop) the body all the same, so the connection stays usable.
@@ -219,6 +227,12 @@ where
             Ok(body) => body,
             Err(too_large) => return Ok(too_large_response(&too_large, self.max_body)),
         };
+        #[cfg(feature = "oauth")]
+        if let Some(guard) = &self.guard
+            && let Err(refused) = guard.admit(&mut parts, &body).await
+        {
+            return Ok(refused);
+        }
         let session = parts
             .headers
             .get("mcp-session-id")

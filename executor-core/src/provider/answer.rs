@@ -15,7 +15,7 @@ use super::definitions::{CallsError, Declared, Definitions, Provider, ToolCall};
 use super::stages;
 use super::wire::object;
 use crate::failure::ToolFailure;
-use crate::tool::{ToolContext, ToolExecution, ToolExecutor};
+use crate::tool::{Extensions, ToolContext, ToolExecution, ToolExecutor};
 
 /// How many calls of one response run at once by default.
 pub const DEFAULT_CONCURRENCY: usize = 8;
@@ -202,14 +202,39 @@ impl Definitions {
         executor: &E,
         response: &'a Value,
     ) -> Result<Answer<'a>, CallsError> {
+        self.answer_in(executor, response, None).await
+    }
+
+    /// [`answer`](Self::answer), every call's context carrying `extensions` (the
+    /// [`Principal`](crate::auth::Principal) the application serves, say), so a tool reads
+    /// the same caller in a provider loop as over MCP or A2A.
+    ///
+    /// # Errors
+    /// As [`answer`](Self::answer).
+    pub async fn answer_with<'a, E: ToolExecutor + ?Sized>(
+        &'a self,
+        executor: &E,
+        response: &'a Value,
+        extensions: &Extensions,
+    ) -> Result<Answer<'a>, CallsError> {
+        self.answer_in(executor, response, Some(extensions)).await
+    }
+
+    async fn answer_in<'a, E: ToolExecutor + ?Sized>(
+        &'a self,
+        executor: &E,
+        response: &'a Value,
+        extensions: Option<&Extensions>,
+    ) -> Result<Answer<'a>, CallsError> {
         let mut each = stages::each(self.provider, response)?;
         let outcomes = match (each.next().transpose()?, each.next()) {
             (None, _) => Outcomes::Many(Vec::new()),
-            (Some(call), None) => Outcomes::One(self.answer_one(executor, call).await),
+            (Some(call), None) => Outcomes::One(self.answer_one(executor, call, extensions).await),
             (Some(first), Some(second)) => {
                 let calls = [Ok(first), second].into_iter().chain(each);
                 let calls = calls.collect::<Result<_, _>>()?;
-                Outcomes::Many(self.run_all(executor, calls, DEFAULT_CONCURRENCY).await)
+                let limit = DEFAULT_CONCURRENCY;
+                Outcomes::Many(self.run_all(executor, calls, limit, extensions).await)
             }
         };
         Ok(Answer {
@@ -228,9 +253,9 @@ impl Definitions {
         let outcomes = if calls.len() == 1
             && let Some(call) = calls.pop()
         {
-            Outcomes::One(self.answer_one(executor, call).await)
+            Outcomes::One(self.answer_one(executor, call, None).await)
         } else {
-            Outcomes::Many(self.run_all(executor, calls, limit).await)
+            Outcomes::Many(self.run_all(executor, calls, limit, None).await)
         };
         Answer {
             provider: self.provider,
@@ -244,9 +269,10 @@ impl Definitions {
         &'a self,
         executor: &E,
         call: ToolCall<'a>,
+        extensions: Option<&Extensions>,
     ) -> CallOutcome<'a> {
         let declared = self.find(call.name);
-        let result = run(executor, &call, declared).await;
+        let result = run(executor, &call, declared, extensions).await;
         outcome(call, declared, result)
     }
 
@@ -256,11 +282,12 @@ impl Definitions {
         executor: &E,
         calls: Vec<ToolCall<'a>>,
         limit: usize,
+        extensions: Option<&Extensions>,
     ) -> Vec<CallOutcome<'a>> {
         let declared: Vec<Option<&Declared>> = calls.iter().map(|c| self.find(c.name)).collect();
         let runs = calls.iter().zip(&declared).map(|(call, declared)| {
             let run: Pin<Box<dyn Future<Output = _> + Send + '_>> =
-                Box::pin(run(executor, call, *declared));
+                Box::pin(run(executor, call, *declared, extensions));
             run
         });
         let results = bounded(runs.collect(), limit.max(1)).await;
@@ -291,6 +318,7 @@ async fn run<E: ToolExecutor + ?Sized>(
     executor: &E,
     call: &ToolCall<'_>,
     declared: Option<&Declared>,
+    extensions: Option<&Extensions>,
 ) -> Result<Value, ToolFailure> {
     let Some(declared) = declared else {
         return Err(ToolFailure::unknown_tool(call.name));
@@ -310,6 +338,9 @@ async fn run<E: ToolExecutor + ?Sized>(
     let mut ctx = ToolContext::new();
     if let Some(id) = call.id {
         ctx = ctx.with_action_id(id);
+    }
+    if let Some(extensions) = extensions {
+        ctx = ctx.with_extensions(extensions.clone());
     }
     let run = executor.execute_with_context(&declared.name, arguments, ctx);
     run.await.map(ToolExecution::into_output)

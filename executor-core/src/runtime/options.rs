@@ -11,7 +11,7 @@ use tokio::sync::mpsc;
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
-use crate::tool::{STREAM_CAPACITY, ToolContext, ToolStreamChunk};
+use crate::tool::{Extensions, STREAM_CAPACITY, ToolContext, ToolStreamChunk};
 
 /// The options of one [`Runtime::call_with`](super::Runtime::call_with): ids, an overall time
 /// limit, expected effects, an idempotency key, cancellation and a stream sink. Every attempt
@@ -40,6 +40,7 @@ pub struct CallOptions {
     pub(super) idempotency_key: Option<String>,
     pub(super) cancellation: Option<CancellationToken>,
     pub(super) stream: Option<mpsc::Sender<ToolStreamChunk>>,
+    pub(super) extensions: Option<Extensions>,
 }
 
 impl CallOptions {
@@ -54,6 +55,7 @@ impl CallOptions {
         idempotency_key: None,
         cancellation: None,
         stream: None,
+        extensions: None,
     };
 
     /// No ids, no limit beyond the runtime's, no effects, no key, no cancellation, no stream.
@@ -124,6 +126,16 @@ impl CallOptions {
         self
     }
 
+    /// A typed value every attempt's context carries (see
+    /// [`ToolContext::extension`]): the caller's [`Principal`](crate::auth::Principal), say.
+    #[must_use]
+    pub fn with_extension<T: Send + Sync + 'static>(mut self, value: T) -> Self {
+        self.extensions
+            .get_or_insert_with(Extensions::new)
+            .insert(value);
+        self
+    }
+
     /// The idempotency key the caller set.
     #[must_use]
     pub fn idempotency_key(&self) -> Option<&str> {
@@ -141,6 +153,7 @@ impl CallOptions {
             expected_effects: ctx.expected_effects().cloned(),
             idempotency_key: ctx.idempotency_key().map(str::to_owned),
             cancellation: ctx.cancellation_token().cloned(),
+            extensions: ctx.extensions().filter(|e| !e.is_empty()).cloned(),
             ..Self::default()
         };
         if !ctx.is_streaming() {
@@ -191,6 +204,7 @@ impl CallOptions {
             && self.cancellation.is_none()
             && self.stream.is_none()
             && self.expected_effects.is_none()
+            && self.extensions.is_none()
         {
             return ToolContext::new();
         }
@@ -225,6 +239,9 @@ impl CallOptions {
         }
         if let Some(key) = key {
             ctx = ctx.with_idempotency_key(key);
+        }
+        if let Some(extensions) = &self.extensions {
+            ctx = ctx.with_extensions(extensions.clone());
         }
         ctx
     }

@@ -12,6 +12,7 @@ use tokio::sync::mpsc;
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
+use super::extensions::Extensions;
 use super::stream::ToolStreamChunk;
 use crate::failure::ToolFailure;
 
@@ -56,6 +57,8 @@ struct Inner {
     sink: Option<StreamHandle>,
     expected_effects: Option<HashMap<String, Value>>,
     state_changes: Mutex<Option<HashMap<String, Value>>>,
+    /// What the transport knows about the call beyond its arguments.
+    extensions: Extensions,
     /// Set by the first recorded change, so a call that records none finishes without
     /// locking (measured in BENCHMARKS.md §5).
     recorded: AtomicBool,
@@ -215,6 +218,32 @@ impl ToolContext {
         self
     }
 
+    /// Attaches a typed value the tool reads with [`extension`](Self::extension): what a
+    /// transport knows about the call (the [`Principal`](crate::auth::Principal), allow-listed
+    /// headers, the MCP `_meta`). A second value of the same type replaces the first.
+    #[must_use]
+    pub fn with_extension<T: Send + Sync + 'static>(mut self, value: T) -> Self {
+        self.inner_mut().extensions.insert(value);
+        self
+    }
+
+    /// [`with_extension`](Self::with_extension) for a value already shared (one principal
+    /// for every call of a request), without copying it.
+    #[must_use]
+    pub fn with_shared_extension<T: Send + Sync + 'static>(mut self, value: Arc<T>) -> Self {
+        self.inner_mut().extensions.insert_shared(value);
+        self
+    }
+
+    /// Attaches every value of `extensions` (a connection's values shared by its calls).
+    #[must_use]
+    pub fn with_extensions(mut self, extensions: Extensions) -> Self {
+        if !extensions.is_empty() {
+            self.inner_mut().extensions.extend(extensions);
+        }
+        self
+    }
+
     /// Drops the context when it has neither a deadline nor a cancellation token (an empty
     /// one without running its destructor, which has nothing to free), or gives it back: what
     /// a context-free tool does on every call (measured in BENCHMARKS.md §5).
@@ -243,6 +272,38 @@ impl ToolContext {
         // `get_or_init` then `get_mut`: `OnceLock::get_mut_or_init` is not stable yet.
         self.inner.get_or_init(Box::default);
         self.inner.get_mut().expect("initialized on the line above")
+    }
+
+    /// The value of type `T` the transport attached, if any (see
+    /// [`with_extension`](Self::with_extension)).
+    #[must_use]
+    pub fn extension<T: Send + Sync + 'static>(&self) -> Option<&T> {
+        self.inner().and_then(|inner| inner.extensions.get::<T>())
+    }
+
+    /// The value of type `T` the transport attached, for a tool that cannot run without it.
+    ///
+    /// # Errors
+    /// A terminal [`ToolFailure`] with code `missing_extension` naming the type, when the
+    /// transport attached none (a server not configured to authenticate its callers, say):
+    /// retrying the same call cannot supply it.
+    pub fn require_extension<T: Send + Sync + 'static>(&self) -> Result<&T, ToolFailure> {
+        self.extension::<T>().ok_or_else(|| {
+            let name = std::any::type_name::<T>();
+            ToolFailure::terminal(format!(
+                "this tool needs a `{name}` in its context and the transport that called it \
+                 attached none; configure the server to provide it (for a `Principal`: \
+                 authenticate the caller)"
+            ))
+            .with_code("missing_extension")
+            .with_data(serde_json::json!({ "extension": name }))
+        })
+    }
+
+    /// Every value the transport attached.
+    #[must_use]
+    pub fn extensions(&self) -> Option<&Extensions> {
+        self.inner().map(|inner| &inner.extensions)
     }
 
     /// The id of the action this call serves (empty when the caller gave none).

@@ -7,6 +7,7 @@
 //! | `execution.rs` | what executor methods return: [`BoxFuture`], [`SpecList`], [`ToolExecution`] |
 //! | `context_executor.rs` | [`ContextExecutor`], the one path, and the blanket `impl ToolExecutor` |
 //! | `context.rs` | [`ToolContext`] and [`ChunkDropped`] |
+//! | `extensions.rs` | [`Extensions`]: typed values a transport attaches to a call; [`RequestHeaders`] |
 //! | `call/` | the call path: argument decoding, the panic boundary, deadlines and cancellation, sync tools on the blocking pool and their bound ([`set_max_blocking_bodies`]) |
 //! | `fn_tool.rs` | [`Tool`] (what `#[tool]` implements) and the tool-as-a-value entry |
 //! | `listing.rs` | [`ListChanges`]: when an executor's listing changes at run time |
@@ -20,6 +21,7 @@ pub(crate) mod context;
 pub(crate) mod context_executor;
 pub(crate) mod execution;
 pub(crate) mod executor;
+pub(crate) mod extensions;
 pub(crate) mod fn_tool;
 pub(crate) mod listing;
 pub(crate) mod route;
@@ -36,6 +38,7 @@ pub use context::{ChunkDropped, ToolContext};
 pub use context_executor::ContextExecutor;
 pub use execution::{BoxFuture, SpecList, ToolExecution};
 pub use executor::ToolExecutor;
+pub use extensions::{Extensions, RequestHeaders};
 pub use fn_tool::Tool;
 pub use listing::ListChanges;
 pub use set::{DuplicateTool, ToolSet, ToolSetBuilder};

@@ -78,6 +78,10 @@ pub struct ToolSpec {
     /// ([`Visibility`](crate::transform::Visibility)) enable, disable or scope tools by tag.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub tags: Vec<String>,
+    /// The OAuth scopes a caller's token needs to see and call the tool, when a server checks
+    /// tokens (`McpServer::with_oauth`); ignored by servers that do not.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub scopes: Vec<String>,
 }
 
 fn is_default(a: &ToolAnnotations) -> bool {
@@ -101,6 +105,7 @@ impl ToolSpec {
             failure_codes: Vec::new(),
             timeout: None,
             tags: Vec::new(),
+            scopes: Vec::new(),
         }
     }
 
@@ -151,5 +156,25 @@ impl ToolSpec {
     pub fn with_timeout(mut self, timeout: Duration) -> Self {
         self.timeout = Some(timeout);
         self
+    }
+
+    /// Sets the OAuth scopes a caller needs (see [`scopes`](Self::scopes)).
+    #[must_use]
+    pub fn with_scopes<I, S>(mut self, scopes: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        self.scopes = scopes.into_iter().map(Into::into).collect();
+        self
+    }
+
+    /// The first of the tool's scopes that `granted` lacks, if any.
+    #[must_use]
+    pub fn missing_scope<'a>(&'a self, granted: &crate::auth::Principal) -> Option<&'a str> {
+        self.scopes
+            .iter()
+            .map(String::as_str)
+            .find(|scope| !granted.has_scope(scope))
     }
 }

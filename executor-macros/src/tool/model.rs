@@ -30,6 +30,8 @@ pub struct ToolFn {
     pub timeout: Option<(u64, LitStr)>,
     /// `#[tool(tags = […])]`, in order.
     pub tags: Vec<String>,
+    /// OAuth scopes a caller needs (`#[tool(scopes = "…")]`).
+    pub scopes: Vec<String>,
     pub krate: CratePath,
     pub is_async: bool,
     pub params: Vec<Param>,
@@ -154,6 +156,7 @@ impl ToolFn {
             open_world: attr.open_world.map(|f| f.value),
             timeout: attr.timeout,
             tags: attr.tags.iter().flatten().map(syn::LitStr::value).collect(),
+            scopes: attr.scopes.unwrap_or_default(),
             krate: attr.krate.map(|(k, _)| k).unwrap_or_default(),
             is_async: sig.asyncness.is_some(),
             params,

@@ -23,6 +23,7 @@ const TOOL: Keys = Keys {
         "open_world",
         "timeout",
         "tags",
+        "scopes",
         "crate",
     ],
 };
@@ -49,6 +50,8 @@ pub struct ToolAttr {
     pub timeout: Option<(u64, LitStr)>,
     /// `tags = ["admin", …]`: the literals, in order.
     pub tags: Option<Vec<LitStr>>,
+    /// The OAuth scopes a caller needs, space-separated in the literal.
+    pub scopes: Option<Vec<String>>,
     /// The path, and the `crate` key's span.
     pub krate: Option<(CratePath, Span)>,
 }
@@ -92,6 +95,7 @@ impl ToolAttr {
                 )
             }),
             "tags" => set_once(&mut self.tags, meta, tags),
+            "scopes" => set_once(&mut self.scopes, meta, scopes),
             "crate" => set_once(&mut self.krate, meta, |m| {
                 Ok((CratePath::parse_value(m.value()?)?, attr::key_span(m)))
             }),
@@ -149,6 +153,37 @@ fn strip_group(expr: &Expr) -> &Expr {
         Expr::Group(group) => strip_group(&group.expr),
         other => other,
     }
+}
+
+/// `scopes = "notes:read notes:write"`: OAuth scope tokens (RFC 6749 §3.3: printable ASCII
+/// except `"` and `\\`), separated by spaces, at least one.
+fn scopes(meta: &ParseNestedMeta<'_>) -> syn::Result<Vec<String>> {
+    let lit = attr::string(meta, "notes:read notes:write")?;
+    let value = lit.value();
+    let scopes: Vec<String> = value
+        .split(' ')
+        .filter(|s| !s.is_empty())
+        .map(str::to_owned)
+        .collect();
+    if scopes.is_empty() {
+        return Err(syn::Error::new_spanned(
+            &lit,
+            "`scopes` needs at least one scope: `scopes = \"notes:write\"`, or remove the key",
+        ));
+    }
+    if let Some(bad) = scopes.iter().find(|s| {
+        !s.bytes()
+            .all(|b| b == 0x21 || (0x23..=0x5B).contains(&b) || (0x5D..=0x7E).contains(&b))
+    }) {
+        return Err(syn::Error::new_spanned(
+            &lit,
+            format!(
+                "`{bad}` is not an OAuth scope token (printable ASCII without `\"` or `\\`); \
+                 separate scopes with spaces: `scopes = \"notes:read notes:write\"`"
+            ),
+        ));
+    }
+    Ok(scopes)
 }
 
 /// `#[arg(…)]` on a parameter.

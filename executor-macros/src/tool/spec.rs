@@ -51,6 +51,8 @@ pub fn spec(model: &ToolFn) -> TokenStream {
     let failure_codes = failure_codes(model);
     let tags = &model.tags;
     let tags = (!tags.is_empty()).then(|| quote!(.with_tags([#(#tags),*])));
+    let scopes = &model.scopes;
+    let scopes = (!scopes.is_empty()).then(|| quote!(.with_scopes([#(#scopes),*])));
     quote! {
         __rt::ToolSpec::new(#name, #description, #input)
             .with_output_schema(#output)
@@ -58,6 +60,7 @@ pub fn spec(model: &ToolFn) -> TokenStream {
             #failure_codes
             #timeout
             #tags
+            #scopes
     }
 }
 

@@ -1,0 +1,85 @@
+//! What an MCP request tells its tool beyond the arguments: the request's `_meta`, the
+//! allow-listed HTTP headers and the server's own extensions, as [`Extensions`] values.
+
+use rmcp::model::JsonObject;
+use rmcp::service::{RequestContext, RoleServer};
+
+use crate::tool::{Extensions, ToolContext};
+
+/// The `_meta` object of the MCP request that called the tool, as an
+/// [`Extensions`] value (`ctx.extension::<RequestMeta>()`): what a client sends beside the
+/// arguments (a progress token, trace context, an application's own keys). Attached only when
+/// the request has a non-empty `_meta`.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct RequestMeta(pub JsonObject);
+
+impl RequestMeta {
+    /// One key of `_meta`.
+    #[must_use]
+    pub fn get(&self, key: &str) -> Option<&serde_json::Value> {
+        self.0.get(key)
+    }
+}
+
+/// The per-server settings that decide what a call's context carries.
+#[derive(Clone, Default)]
+pub(super) struct ContextSettings {
+    /// Values every call carries (`McpServer::with_extension`).
+    pub(super) extensions: Extensions,
+    /// Lower-case header names passed to tools (`McpServer::with_forwarded_headers`).
+    #[cfg_attr(not(feature = "mcp-http"), allow(dead_code))]
+    pub(super) forwarded_headers: Vec<String>,
+}
+
+impl ContextSettings {
+    /// `ctx` with the request's `_meta`, its allow-listed headers and the server's values.
+    /// Nothing is allocated for a request with no `_meta` on a server with no settings.
+    pub(super) fn attach(
+        &self,
+        mut ctx: ToolContext,
+        request: &RequestContext<RoleServer>,
+    ) -> ToolContext {
+        if !self.extensions.is_empty() {
+            ctx = ctx.with_extensions(self.extensions.clone());
+        }
+        let meta = &request.meta.0.0;
+        if !meta.is_empty() {
+            ctx = ctx.with_extension(RequestMeta(meta.clone()));
+        }
+        #[cfg(feature = "mcp-http")]
+        if let Some(principal) = principal_of(request) {
+            ctx = ctx.with_shared_extension(principal);
+        }
+        #[cfg(feature = "mcp-http")]
+        if !self.forwarded_headers.is_empty()
+            && let Some(parts) = request.extensions.get::<http::request::Parts>()
+        {
+            let headers = crate::tool::RequestHeaders::from_pairs(
+                self.forwarded_headers.iter().flat_map(|name| {
+                    parts
+                        .headers
+                        .get_all(name.as_str())
+                        .iter()
+                        .filter_map(move |value| Some((name, value.to_str().ok()?.to_owned())))
+                }),
+            );
+            if !headers.is_empty() {
+                ctx = ctx.with_extension(headers);
+            }
+        }
+        ctx
+    }
+}
+
+/// The principal the HTTP gate attached to a request (`McpServer::with_oauth`), if any.
+#[cfg(feature = "mcp-http")]
+pub(super) fn principal_of(
+    request: &RequestContext<RoleServer>,
+) -> Option<std::sync::Arc<crate::auth::Principal>> {
+    request
+        .extensions
+        .get::<http::request::Parts>()?
+        .extensions
+        .get::<std::sync::Arc<crate::auth::Principal>>()
+        .cloned()
+}

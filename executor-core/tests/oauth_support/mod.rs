@@ -1,0 +1,143 @@
+//! A stand-in authorization server for the OAuth tests: a JWKS whose keys a test may change,
+//! an RFC 7662 introspection endpoint, and tokens signed with test keys.
+#![allow(dead_code)] // each test binary uses a different subset
+
+use std::net::SocketAddr;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use jsonwebtoken::{Algorithm, EncodingKey, Header};
+use serde_json::{Value, json};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::{TcpListener, TcpStream};
+
+pub const ISSUER: &str = "http://auth.test";
+pub const TEST_KEY: &[u8] = include_bytes!("../fixtures/oauth/test-key.pem");
+pub const OTHER_KEY: &[u8] = include_bytes!("../fixtures/oauth/other-key.pem");
+pub const TEST_JWK: &str = include_str!("../fixtures/oauth/test-jwk.json");
+pub const OTHER_JWK: &str = include_str!("../fixtures/oauth/other-jwk.json");
+
+/// The authorization server's side: a JWKS (whose keys a test may change) and an
+/// introspection endpoint, counting JWKS fetches.
+#[derive(Clone)]
+pub struct Issuer {
+    pub addr: SocketAddr,
+    pub jwks: Arc<Mutex<Value>>,
+    pub fetches: Arc<AtomicUsize>,
+    /// Opaque token → introspection answer.
+    pub opaque: Arc<Mutex<Vec<(String, Value)>>>,
+}
+
+impl Issuer {
+    pub async fn start() -> Self {
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let issuer = Self {
+            addr: listener.local_addr().unwrap(),
+            jwks: Arc::new(Mutex::new(json!({"keys": [jwk(TEST_JWK)]}))),
+            fetches: Arc::new(AtomicUsize::new(0)),
+            opaque: Arc::new(Mutex::new(Vec::new())),
+        };
+        let served = issuer.clone();
+        tokio::spawn(async move {
+            loop {
+                let (stream, _) = listener.accept().await.unwrap();
+                tokio::spawn(served.clone().answer(stream));
+            }
+        });
+        issuer
+    }
+
+    async fn answer(self, mut stream: TcpStream) {
+        let (head, body) = read_request(&mut stream).await;
+        let path = head.split_whitespace().nth(1).unwrap_or("").to_owned();
+        let answer = match path.as_str() {
+            "/.well-known/oauth-authorization-server" => {
+                json!({"issuer": self.url(""), "jwks_uri": self.url("/jwks")})
+            }
+            "/jwks" => {
+                self.fetches.fetch_add(1, Ordering::SeqCst);
+                self.jwks.lock().unwrap().clone()
+            }
+            "/introspect" => {
+                // HTTP Basic `rs:secret`.
+                assert!(
+                    head.to_ascii_lowercase()
+                        .contains("authorization: basic cnm6c2vjcmv0"),
+                    "{head}"
+                );
+                let token = body.strip_prefix("token=").unwrap_or("");
+                let token = token.split('&').next().unwrap_or("");
+                self.opaque
+                    .lock()
+                    .unwrap()
+                    .iter()
+                    .find(|(t, _)| t == token)
+                    .map_or(json!({"active": false}), |(_, v)| v.clone())
+            }
+            _ => json!({"error": "not found"}),
+        };
+        let body = answer.to_string();
+        let response = format!(
+            "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\
+             Connection: close\r\n\r\n{body}",
+            body.len()
+        );
+        let _ = stream.write_all(response.as_bytes()).await;
+    }
+
+    pub fn url(&self, path: &str) -> String {
+        format!("http://{}{path}", self.addr)
+    }
+}
+
+pub fn jwk(text: &str) -> Value {
+    serde_json::from_str(text).unwrap()
+}
+
+async fn read_request(stream: &mut TcpStream) -> (String, String) {
+    let mut seen = Vec::new();
+    let mut buf = [0; 4096];
+    loop {
+        let n = stream.read(&mut buf).await.unwrap();
+        if n == 0 {
+            break;
+        }
+        seen.extend_from_slice(&buf[..n]);
+        let text = String::from_utf8_lossy(&seen);
+        if let Some((head, body)) = text.split_once("\r\n\r\n") {
+            let length = head.to_ascii_lowercase().lines().find_map(|l| {
+                l.strip_prefix("content-length: ")?
+                    .trim()
+                    .parse::<usize>()
+                    .ok()
+            });
+            if body.len() >= length.unwrap_or(0) {
+                return (head.to_owned(), body.to_owned());
+            }
+        }
+    }
+    let text = String::from_utf8_lossy(&seen).into_owned();
+    let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
+    (head.to_owned(), body.to_owned())
+}
+
+pub fn now() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .unwrap()
+        .as_secs()
+}
+
+/// A token signed with `key` (as `kid`), for `aud`, with `scope`, expiring in `ttl` seconds
+/// (negative: already expired).
+pub fn token(key: &[u8], kid: &str, aud: &str, scope: &str, ttl: i64) -> String {
+    let mut header = Header::new(Algorithm::RS256);
+    header.kid = Some(kid.to_owned());
+    let exp = now().checked_add_signed(ttl).unwrap();
+    let claims = json!({
+        "iss": ISSUER, "sub": "alice", "aud": aud, "scope": scope,
+        "exp": exp, "iat": now(), "tenant": "acme",
+    });
+    jsonwebtoken::encode(&header, &claims, &EncodingKey::from_rsa_pem(key).unwrap()).unwrap()
+}
