@@ -318,6 +318,42 @@ async fn per_caller_visibility_reads_the_context() {
     assert_eq!(names(&tools).len(), 4);
 }
 
+#[tokio::test]
+async fn tools_of_a_scoped_tag_are_shown_to_principals_with_the_scope() {
+    use tool_executor::auth::Principal;
+    let visibility = Visibility::new();
+    let tools = Transform::new(set())
+        .visibility(visibility.clone())
+        .build()
+        .unwrap();
+    let mut changes = tools.list_changes().unwrap();
+    visibility.require_scope("admin", "files:admin");
+    assert!(changes.changed().await);
+    let admin =
+        || ToolContext::new().with_extension(Principal::new("ada").with_scopes(["files:admin"]));
+    let reader =
+        || ToolContext::new().with_extension(Principal::new("bob").with_scopes(["files:read"]));
+    let listed = |ctx: &ToolContext| -> Vec<String> {
+        tools
+            .specs_for(ctx)
+            .iter()
+            .map(|s| s.name.clone())
+            .collect()
+    };
+    assert_eq!(listed(&admin()), ["read", "delete", "hash", "count"]);
+    assert_eq!(listed(&reader()), ["read", "hash", "count"]);
+    assert_eq!(listed(&ToolContext::new()), ["read", "hash", "count"]);
+    let args = json!({"path": "p"});
+    let refused = tools.execute_with_context("delete", &args, reader()).await;
+    assert_eq!(refused.unwrap_err().kind(), FailureKind::UnknownTool);
+    let allowed = tools.execute_with_context("delete", &args, admin()).await;
+    assert_eq!(allowed.unwrap().output, json!("deleted p"));
+    // Setting the same scope again changes nothing and announces nothing.
+    visibility.require_scope("admin", "files:admin");
+    let quiet = tokio::time::timeout(Duration::from_millis(50), changes.changed()).await;
+    assert!(quiet.is_err());
+}
+
 /// A guardrail: refuses paths under `/etc`, and records the calls it saw.
 fn guardrail(
     log: Arc<Mutex<Vec<String>>>,

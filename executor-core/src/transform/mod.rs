@@ -10,7 +10,8 @@
 //!   show the result; calls are mapped back. A transform that cannot apply is a
 //!   [`TransformError`] when the set is built.
 //! - **[`Visibility`]**: enable or disable tools by name or tag (`#[tool(tags = […])]`) and
-//!   per caller; a hidden tool is absent from every listing and refused as unknown. Changes
+//!   per caller (the [`Principal`](crate::auth::Principal)'s scopes, or any rule over the
+//!   context); a hidden tool is absent from every listing and refused as unknown. Changes
 //!   reach MCP clients as `notifications/tools/list_changed` ([`ListChanges`](crate::tool::ListChanges)).
 //! - **hooks**: [`BeforeHook`] (guardrails: inspect, rewrite or refuse) and [`AfterHook`]
 //!   (inspect or rewrite the outcome, redact), in the order added, around every call,

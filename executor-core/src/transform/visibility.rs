@@ -1,11 +1,12 @@
 //! [`Visibility`]: which tools a set shows and serves, changed at run time, and per caller.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::sync::{Arc, PoisonError, RwLock};
 
 use tokio::sync::watch;
 
+use crate::auth::Principal;
 use crate::tool::{ListChanges, ToolContext, ToolSpec};
 
 /// Decides per call whether the caller may see a tool: the spec as listed and the caller's
@@ -17,7 +18,9 @@ pub type CallerRule = Arc<dyn Fn(&ToolSpec, &ToolContext) -> bool + Send + Sync>
 /// and a call of it fails as an unknown tool would.
 ///
 /// A tool is visible when it is not disabled by name, none of its tags is disabled (unless it
-/// was enabled by name), and the caller rule, if any, accepts the caller. Names are the names
+/// was enabled by name), the caller's [`Principal`] (in its context, as `McpServer::with_oauth`
+/// and `ToolAgent::with_oauth` put it) has the scope each of its [scoped
+/// tags](Self::require_scope) needs, and the caller rule, if any, accepts the caller. Names are the names
 /// the set lists (after renames and prefixes).
 ///
 /// The handle is shared: clones change the same rules, and every change that alters them
@@ -65,6 +68,8 @@ struct Rules {
     disabled: HashSet<String>,
     enabled: HashSet<String>,
     disabled_tags: HashSet<String>,
+    /// Tag → the scope a caller's [`Principal`] needs to see the tools carrying it.
+    scoped_tags: HashMap<String, String>,
     caller: Option<CallerRule>,
 }
 
@@ -75,6 +80,7 @@ impl fmt::Debug for Visibility {
             .field("disabled", &rules.disabled)
             .field("enabled", &rules.enabled)
             .field("disabled_tags", &rules.disabled_tags)
+            .field("scoped_tags", &rules.scoped_tags)
             .field("caller_rule", &rules.caller.is_some())
             .finish()
     }
@@ -140,6 +146,17 @@ impl Visibility {
         self.edit(|r| r.disabled_tags.remove(tag));
     }
 
+    /// Shows the tools tagged `tag` only to callers whose [`Principal`] has `scope` (a caller
+    /// without one sees none of them); replaces an earlier scope for that tag.
+    pub fn require_scope(&self, tag: &str, scope: &str) {
+        self.edit(|r| {
+            r.scoped_tags
+                .insert(tag.to_owned(), scope.to_owned())
+                .as_deref()
+                != Some(scope)
+        });
+    }
+
     /// Shows a tool to a caller only when `rule` accepts the tool's spec and the caller's
     /// context; replaces an earlier rule. Listings without a caller (`specs`, provider
     /// definitions, the A2A card) ask it with an empty context.
@@ -193,11 +210,28 @@ impl Visibility {
     #[must_use]
     pub fn allows(&self, spec: &ToolSpec, ctx: &ToolContext) -> bool {
         let rules = self.read();
-        Self::shown(&rules, spec) && rules.caller.as_ref().is_none_or(|rule| rule(spec, ctx))
+        Self::shown(&rules, spec)
+            && Self::scoped(&rules, spec, ctx)
+            && rules.caller.as_ref().is_none_or(|rule| rule(spec, ctx))
+    }
+
+    /// Whether the caller has the scope each of `spec`'s scoped tags needs.
+    fn scoped(rules: &Rules, spec: &ToolSpec, ctx: &ToolContext) -> bool {
+        if rules.scoped_tags.is_empty() {
+            return true;
+        }
+        let principal = ctx.extension::<Principal>();
+        spec.tags
+            .iter()
+            .all(|tag| match rules.scoped_tags.get(tag) {
+                None => true,
+                Some(scope) => principal.is_some_and(|p| p.has_scope(scope)),
+            })
     }
 
     /// Whether a caller rule is set (listings then depend on the caller).
     pub(crate) fn per_caller(&self) -> bool {
-        self.read().caller.is_some()
+        let rules = self.read();
+        rules.caller.is_some() || !rules.scoped_tags.is_empty()
     }
 }
