@@ -22,7 +22,7 @@ use tool_executor::transform::{BeforeCall, Transform, Transformed, Visibility};
 #[tool(read_only, tags = ["files"])]
 fn read_file(
     /// The path to read.
-    path: String,
+    path: &str,
     /// Add the path to the output.
     #[arg(default)]
     verbose: bool,
@@ -38,7 +38,7 @@ fn read_file(
 #[tool(destructive, tags = ["files", "admin"])]
 fn delete_file(
     /// The path to delete.
-    path: String,
+    path: &str,
 ) -> String {
     format!("deleted {path}")
 }
@@ -52,7 +52,7 @@ struct Admin {
 impl Admin {
     /// Shows the admin tools (`delete_file`) to every client.
     #[tool]
-    async fn unlock(&self) -> String {
+    fn unlock(&self) -> String {
         self.visibility.enable_tag("admin");
         "admin tools unlocked".to_owned()
     }

@@ -24,8 +24,8 @@ use std::collections::HashMap;
 use std::hint::black_box;
 
 use benches::{CALLED, arguments, hand, mcp, ours, ready};
-use tool_executor::transform::{AfterCall, BeforeCall, Transform, Visibility};
-use tool_executor::{ToolExecution, ToolExecutor, ToolFailure};
+use tool_executor::transform::{AfterCall, BeforeCall, Transform, Transformed, Visibility};
+use tool_executor::{ToolExecution, ToolExecutor, ToolFailure, ToolSet};
 
 /// `n` MCP round trips against one server (`ours`, `rmcp`, or `none` to only connect).
 fn mcp_round_trips(server: &str, n: usize) {
@@ -74,6 +74,21 @@ fn classified<E: ToolExecutor>(
     .is_ok()
 }
 
+/// The transformed sets of §15 over `set`: one no-op before hook, one no-op after hook, a new
+/// description, a `Visibility` that hides nothing.
+fn transformed(set: &ToolSet) -> [Transformed<ToolSet>; 4] {
+    let build = |t: Transform<ToolSet>| t.build().expect("valid transforms");
+    [
+        build(Transform::new(set.clone()).before(|_: &mut BeforeCall<'_>| Ok(()))),
+        build(
+            Transform::new(set.clone())
+                .after(|_: &AfterCall<'_>, _: &mut Result<ToolExecution, ToolFailure>| {}),
+        ),
+        build(Transform::new(set.clone()).describe(CALLED, "The same tool, described anew.")),
+        build(Transform::new(set.clone()).visibility(Visibility::new())),
+    ]
+}
+
 fn main() {
     let mut args = std::env::args().skip(1);
     let style = args.next().unwrap_or_else(|| "ours".to_owned());
@@ -90,22 +105,7 @@ fn main() {
     let defs = set
         .definitions(tool_executor::provider::Provider::OpenAiChat)
         .expect("distinct names");
-    let hooked = Transform::new(set.clone())
-        .before(|_: &mut BeforeCall<'_>| Ok(()))
-        .build()
-        .expect("valid transforms");
-    let hooked_after = Transform::new(set.clone())
-        .after(|_: &AfterCall<'_>, _: &mut Result<ToolExecution, ToolFailure>| {})
-        .build()
-        .expect("valid transforms");
-    let described = Transform::new(set.clone())
-        .describe(CALLED, "The same tool, described anew.")
-        .build()
-        .expect("valid transforms");
-    let visible = Transform::new(set.clone())
-        .visibility(Visibility::new())
-        .build()
-        .expect("valid transforms");
+    let [hooked, hooked_after, described, visible] = transformed(&set);
     let completion = benches::provider::completion();
     let arguments_text = benches::provider::arguments_text();
     let mut ok = 0usize;
