@@ -1,17 +1,24 @@
 #!/usr/bin/env bash
 # The car bridge against the real car-engine 0.60: integration/car runs our #[tools] inside
 # car's own Runtime (success, retries and the attempt our tool sees, terminal stop, built-in
-# fall-through, timeout, expected effects, a cancelled stream in the handle registry).
+# fall-through, timeout, expected effects, a cancelled stream in the handle registry), and
+# hosts them for car-server-core 0.60's own daemon dispatcher over its WebSocket protocol
+# (tests/daemon.rs, feature `car-ws`: registration, retries, terminal stop and halt, timeout
+# with tools.cancel, state changes against expected effects).
 #
 # A manual step, not part of .ci/run: car-engine resolves to about 430 crates with native
-# build scripts; measured times are in README.md ("The car bridge"). .ci/run covers the
+# build scripts; measured times are in README.md ("The car bridge", "The car daemon host"). .ci/run covers the
 # macro's expansion against car-engine's exact trait (executor-core/tests/car_bridge.rs) and
-# this script checks that the trait copy there is still car-engine's text.
+# this script checks that the trait copy there is still car-engine's text, and that the daemon
+# protocol fixtures of executor-core/tests/car_host/ are still car-proto's and
+# car-server-core's text (.ci/car-fixtures.sh).
 #
-# Installs what car-engine's build scripts need from Debian packages (cmake and a C++
-# compiler for whisper.cpp, libclang for bindgen, pkg-config and libdbus-1-dev for dbus),
-# skips candle's CUDA build (--cfg car_skip_cuda: no nvcc), builds under target/car
-# (CAR_TARGET_DIR overrides it). Bounded: CAR_CHECK_TIMEOUT seconds per cargo step (5400).
+# Installs what car's build scripts need from Debian packages (cmake and a C++ compiler for
+# whisper.cpp, libclang for bindgen, pkg-config and libdbus-1-dev for dbus; for
+# car-server-core also libasound2-dev for alsa and libssl-dev for openssl), skips candle's CUDA
+# build (--cfg car_skip_cuda: no nvcc), keeps onnxruntime from being downloaded (ort's
+# `load-dynamic` with ORT_LIB_LOCATION: no test runs a model), keeps car's state under the
+# target directory (CAR_HOME), builds under target/car (CAR_TARGET_DIR overrides it). Bounded: CAR_CHECK_TIMEOUT seconds per cargo step (5400).
 # `bash .ci/car-check.sh check` stops after `cargo check` (what .ci/run would run, should the
 # cold check prove short enough on CI's machine).
 set -euo pipefail
@@ -25,7 +32,7 @@ limit="${CAR_CHECK_TIMEOUT:-5400}"
 manifest="$root/integration/car/Cargo.toml"
 
 step "Debian packages"
-packages=(cmake g++ libclang-dev pkg-config libdbus-1-dev)
+packages=(cmake g++ libclang-dev pkg-config libdbus-1-dev libasound2-dev libssl-dev)
 missing=()
 for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" ||
@@ -42,7 +49,9 @@ export RUSTFLAGS="--cfg car_skip_cuda"
 export CARGO_TARGET_DIR="${CAR_TARGET_DIR:-$root/target/car}"
 export CARGO_TERM_COLOR=never
 
-mkdir -p "$CARGO_TARGET_DIR"
+mkdir -p "$CARGO_TARGET_DIR" "$CARGO_TARGET_DIR/no-onnxruntime" "$CARGO_TARGET_DIR/car-home"
+export ORT_LIB_LOCATION="$CARGO_TARGET_DIR/no-onnxruntime"
+export CAR_HOME="$CARGO_TARGET_DIR/car-home"
 step "fetch"
 timeout "$limit" cargo fetch --manifest-path "$manifest"
 
@@ -61,6 +70,18 @@ signature='    pub async fn register_tool_schema(&self, schema: ToolSchema) {'
 grep -qxF "$signature" "$engine/src/executor.rs"
 grep -qxF "$signature" executor-core/tests/car_stand_in/mod.rs
 echo "same text as $engine"
+
+step "the daemon protocol fixtures are car-proto's and car-server-core's text"
+crate_dir() {
+    cargo metadata --format-version 1 --manifest-path "$manifest" |
+        grep -o "\"manifest_path\":\"[^\"]*/$1-0\.60\.[0-9]*/Cargo.toml\"" | head -n 1 |
+        sed 's/^"manifest_path":"//; s/\/Cargo.toml"$//'
+}
+proto=$(crate_dir car-proto)
+server=$(crate_dir car-server-core)
+[ -n "$proto" ] && [ -n "$server" ] || { echo "car-proto/car-server-core 0.60 not found" >&2; exit 1; }
+bash .ci/car-fixtures.sh check "$proto" "$server"
+echo "same text as $proto and $server"
 
 step "cargo check (integration/car)"
 timeout "$limit" cargo check --manifest-path "$manifest" --tests

@@ -203,8 +203,9 @@
 //! failure type and its per-transport table, [`failure::transport`]), [`schema`] (canonical
 //! JSON Schemas and each provider's dialect), [`provider`] (tool definitions for OpenAI,
 //! Anthropic and Gemini, and their calls answered), [`runtime`] (retries, limits, detached
-//! calls), [`transform`] (renames, argument transforms, visibility and hooks over any executor), `agent` (feature `a2a`), `mcp` (feature `mcp`), `subprocess` (feature
-//! `subprocess`) and `car` (feature `car-ir`).
+//! calls), [`transform`] (renames, argument transforms, visibility and hooks over any
+//! executor), `agent` (feature `a2a`), `mcp` (feature `mcp`), `subprocess` (feature
+//! `subprocess`) and `car` (features `car-ir`, `car-ws`).
 //!
 //! ## Cargo features
 //! None is on by default: a tools-only build compiles neither hyper, rmcp nor the A2A crates.
@@ -218,6 +219,7 @@
 //! | `subprocess` | `subprocess`: `SubprocessToolExecutor` | `nix` (process groups, Unix) |
 //! | `anyhow` | `From<anyhow::Error> for ToolFailure` | `anyhow` |
 //! | `car-ir` | `car`: car-ir conversions, `car_executor!` (car-engine's `ToolExecutor`) | `car-ir` 0.60 (chrono, uuid, schemars 0.8) |
+//! | `car-ws` | `car::CarHost`: our tools hosted for a car daemon over its WebSocket protocol | `tokio-tungstenite` 0.27 (plain `ws://`), no car crate |
 
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
@@ -225,8 +227,8 @@
 #[cfg_attr(docsrs, doc(cfg(feature = "a2a")))]
 pub mod agent;
 pub mod auth;
-#[cfg(feature = "car-ir")]
-#[cfg_attr(docsrs, doc(cfg(feature = "car-ir")))]
+#[cfg(any(feature = "car-ir", feature = "car-ws"))]
+#[cfg_attr(docsrs, doc(cfg(any(feature = "car-ir", feature = "car-ws"))))]
 pub mod car;
 pub mod failure;
 #[cfg(feature = "mcp")]

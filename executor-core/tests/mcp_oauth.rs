@@ -485,3 +485,70 @@ async fn the_keys_can_be_found_through_the_issuers_metadata() {
         json!([ISSUER, issuer.url("")])
     );
 }
+
+#[tokio::test]
+async fn our_client_discovers_the_issuer_gets_a_token_and_keeps_it() {
+    use tool_executor::auth::ClientCredentials;
+    use tool_executor::mcp::{McpServerConfig, McpToolExecutor};
+
+    let issuer = Issuer::start().await;
+    let base = issuer.url("");
+    let served = serve(|oauth| oauth.with_issuer_keys(base.clone())).await;
+    let tokens = ClientCredentials::new("bot", "bot-secret")
+        .with_scope("notes:read")
+        .with_issuer(base);
+    let config =
+        McpServerConfig::http("notes", served.resource.clone()).with_token_provider(tokens);
+    let remote = McpToolExecutor::connect(config)
+        .await
+        .expect("connect with a token");
+    let names: Vec<String> = remote.specs().iter().map(|s| s.name.clone()).collect();
+    assert_eq!(
+        names,
+        ["whoami", "read_note"],
+        "the token's scope decides the listing"
+    );
+    for _ in 0..3 {
+        let out = remote
+            .execute_with_context("read_note", &json!({"id": 7}), ToolContext::new())
+            .await
+            .unwrap();
+        assert_eq!(out.output, json!("note 7"));
+    }
+    assert_eq!(
+        issuer.issued.load(Ordering::SeqCst),
+        1,
+        "one token served every request"
+    );
+    // A tool the token may not see is not in the client's catalogue either.
+    let refused = remote
+        .execute_with_context("delete_note", &json!({"id": 7}), ToolContext::new())
+        .await
+        .unwrap_err();
+    assert!(!DELETED.load(Ordering::SeqCst));
+    assert!(
+        refused.code() == "unknown_tool",
+        "{} :: {}",
+        refused.code(),
+        refused.message()
+    );
+}
+
+#[tokio::test]
+async fn our_client_refuses_to_send_credentials_to_another_issuer() {
+    use tool_executor::auth::ClientCredentials;
+    use tool_executor::mcp::{McpServerConfig, McpToolExecutor};
+
+    let issuer = Issuer::start().await;
+    let base = issuer.url("");
+    let served = serve(|oauth| oauth.with_issuer_keys(base)).await;
+    let tokens = ClientCredentials::new("bot", "bot-secret").with_issuer("http://trusted.test");
+    let config =
+        McpServerConfig::http("notes", served.resource.clone()).with_token_provider(tokens);
+    let error = McpToolExecutor::connect(config).await.unwrap_err();
+    assert!(
+        error.to_string().contains("not http://trusted.test"),
+        "{error}"
+    );
+    assert_eq!(issuer.issued.load(Ordering::SeqCst), 0);
+}

@@ -167,6 +167,16 @@ impl ToolAgent {
         self
     }
 
+    /// Limits tool calls per caller and per tool (see
+    /// [`RateLimit`](crate::runtime::RateLimit)): a refused call fails its task with code
+    /// `rate_limited` and its retry hint, before the tool runs. Callers are told apart by the
+    /// identity the server authenticated (`with_oauth`).
+    #[must_use]
+    pub fn with_rate_limit(mut self, limit: crate::runtime::RateLimit) -> Self {
+        self.tools = Arc::new(crate::runtime::RateLimited::from_shared(self.tools, limit));
+        self
+    }
+
     /// Passes the named HTTP request headers to tools, as a
     /// [`RequestHeaders`](crate::tool::RequestHeaders) extension of their context (default:
     /// none; names match in any case).
@@ -217,6 +227,18 @@ impl ToolAgent {
     /// allow-listed headers.
     fn call_extensions(&self, ctx: &RequestContext) -> Extensions {
         let mut extensions = Extensions::new();
+        // The caller's W3C trace (the server crate has checked its `traceparent`).
+        if let Some(trace) = ctx.trace_context()
+            && let Some(mut ours) = crate::tool::TraceContext::parse(&trace.traceparent())
+        {
+            if let Some(state) = trace.tracestate() {
+                ours = ours.with_tracestate(state);
+            }
+            if let Some(baggage) = ctx.http_header("baggage") {
+                ours = ours.with_baggage(baggage);
+            }
+            extensions.insert(ours);
+        }
         if let Some(identity) = ctx.caller_identity() {
             extensions.insert(Principal::new(identity));
         }

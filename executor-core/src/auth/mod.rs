@@ -14,7 +14,10 @@
 //! | `settings.rs` | what a resource server was configured with |
 //! | `token.rs`, `jwks.rs`, `fetch.rs` | checking a bearer token: a JWT against the cached JWKS, or RFC 7662 introspection; bounded reads of the answers |
 //! | `error.rs` | [`AuthError`] and its HTTP status |
+//! | `client.rs` | the client side: [`TokenProvider`], [`ClientCredentials`] (discovery, the client-credentials grant) |
 
+#[cfg(feature = "oauth")]
+mod client;
 #[cfg(feature = "oauth")]
 mod error;
 #[cfg(feature = "oauth")]
@@ -29,6 +32,9 @@ mod settings;
 #[cfg(feature = "oauth")]
 mod token;
 
+#[cfg(feature = "oauth")]
+#[cfg_attr(docsrs, doc(cfg(feature = "oauth")))]
+pub use client::{ClientCredentials, TokenProvider};
 #[cfg(feature = "oauth")]
 #[cfg_attr(docsrs, doc(cfg(feature = "oauth")))]
 pub use error::AuthError;

@@ -201,7 +201,7 @@ async fn introspect(settings: &Settings, token: &str) -> Result<Principal, AuthE
 }
 
 /// `application/x-www-form-urlencoded` of one value.
-fn form_encode(value: &str) -> String {
+pub(super) fn form_encode(value: &str) -> String {
     let mut out = String::with_capacity(value.len());
     for byte in value.bytes() {
         match byte {
@@ -217,7 +217,7 @@ fn form_encode(value: &str) -> String {
 }
 
 /// Standard base64 with padding (HTTP Basic credentials).
-fn base64(bytes: &[u8]) -> String {
+pub(super) fn base64(bytes: &[u8]) -> String {
     const TABLE: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
     let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
     for chunk in bytes.chunks(3) {

@@ -1,4 +1,9 @@
-//! Our tools inside car-engine's own `Runtime` (feature `car-ir`).
+//! Our tools for car: inside car-engine's own `Runtime` (feature `car-ir`, this page), or
+//! hosted for a car daemon over its WebSocket protocol ([`CarHost`], feature `car-ws`, see
+//! [`host`](mod@host)). Which to use when: README.md, "The car bridge" and "The car daemon
+//! host".
+//!
+//! # In-process (feature `car-ir`)
 //!
 //! car-engine 0.60's `ToolExecutor` is the seed trait ours mirrors, but car's `Runtime` takes
 //! `Arc<dyn car_engine::ToolExecutor>`, a different trait, and only runs tools it has
@@ -86,6 +91,7 @@
 //! failure terminal or unhandled.
 //!
 //! ```
+//! # #[cfg(feature = "car-ir")] {
 //! use tool_executor::{FailureKind, ToolFailure};
 //! use serde_json::json;
 //! use std::time::Duration;
@@ -104,6 +110,7 @@
 //! // car's own failures map by class.
 //! let timed_out = ToolFailure::from(car_ir::ToolFailure::ordinary("action timed out after 50ms"));
 //! assert_eq!((timed_out.message(), timed_out.kind()), ("action timed out after 50ms", FailureKind::Tool));
+//! # }
 //! ```
 //!
 //! [`execute_classified`]: crate::tool::ToolExecutor::execute_classified
@@ -112,10 +119,17 @@
 //! [`ToolStreamChunk`]: crate::tool::ToolStreamChunk
 //! [`ToolSpec`]: crate::tool::ToolSpec
 
+#[cfg(feature = "car-ir")]
 pub(crate) mod bridge;
+#[cfg(feature = "car-ir")]
 mod convert;
+#[cfg(feature = "car-ws")]
+#[cfg_attr(docsrs, doc(cfg(feature = "car-ws")))]
+pub mod host;
 
-pub use convert::FAILURE_MARKER;
+pub use crate::failure::transport::CAR_FAILURE_MARKER as FAILURE_MARKER;
+#[cfg(feature = "car-ws")]
+pub use host::{CarHost, CarHostError, CarSession};
 
 /// Bridges our executors into car-engine: expand it in a crate that depends on `car-engine`
 /// 0.60 and `async-trait`. See [the `car` module](crate::car) for what each method carries
@@ -129,6 +143,7 @@ pub use convert::FAILURE_MARKER;
 ///   the executor lists (`register_tool_schema`), which car's validator requires;
 /// - `#[async_trait] impl car_engine::ToolExecutor for CarTools`: all six methods, each one
 ///   call into this crate with what car passed.
+#[cfg(feature = "car-ir")]
 #[macro_export]
 #[cfg_attr(docsrs, doc(cfg(feature = "car-ir")))]
 macro_rules! car_executor {
@@ -253,5 +268,5 @@ macro_rules! car_executor {
     };
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "car-ir"))]
 mod tests;

@@ -3,17 +3,17 @@
 //! function here ([`for_retry`], [`for_mcp`], [`for_a2a`], [`for_seed`]); the transports call
 //! them rather than deciding on their own, so a failure means the same thing everywhere.
 //!
-//! | failure | retrying caller ([`for_retry`]) | MCP ([`for_mcp`]) | A2A ([`for_a2a`]) | seed string layers ([`for_seed`]) |
-//! |---|---|---|---|---|
-//! | ordinary | [`Retry`](RetryDecision::Retry), after the hint | `isError: true` result | `Failed`, class `transient` | the message |
-//! | terminal | [`Stop`](RetryDecision::Stop) | `isError: true` result | `Failed`, class `invalid-request` | the message |
-//! | unhandled | [`Fallback`](RetryDecision::Fallback) | JSON-RPC error `-32602` | `Failed`, class `invalid-request` | the message |
-//! | kind `invalid_arguments` | [`Stop`](RetryDecision::Stop): the same arguments fail the same way | `isError: true` result | `Failed`, class `invalid-request` | the message |
-//! | kind `unknown_tool` | [`Fallback`](RetryDecision::Fallback) when unhandled ([`ToolFailure::unknown_tool`] is), else [`Stop`](RetryDecision::Stop) | JSON-RPC error `-32602` | `Failed`, class `invalid-request` | the message |
-//! | kind `timeout` | by class (ordinary: retry) | `isError: true` result | `Failed`, class `budget-exhausted` | the message |
-//! | kind `cancelled` | [`Stop`](RetryDecision::Stop): the caller no longer wants the result | `isError: true` result | `Canceled` | the message |
-//! | kind `internal` | by class (ordinary: retry) | `isError: true` result | `Failed`, class `internal` | the message |
-//! | redacted | as its class | [`REDACTED_MESSAGE`](crate::failure::REDACTED_MESSAGE), no `data` | [`REDACTED_MESSAGE`](crate::failure::REDACTED_MESSAGE) | [`REDACTED_MESSAGE`](crate::failure::REDACTED_MESSAGE) |
+//! | failure | retrying caller ([`for_retry`]) | MCP ([`for_mcp`]) | A2A ([`for_a2a`]) | seed string layers ([`for_seed`]) | car ([`for_car`]; in-process / daemon) |
+//! |---|---|---|---|---|---|
+//! | ordinary | [`Retry`](RetryDecision::Retry), after the hint | `isError: true` result | `Failed`, class `transient` | the message | ordinary: car retries |
+//! | terminal | [`Stop`](RetryDecision::Stop) | `isError: true` result | `Failed`, class `invalid-request` | the message | terminal: car stops the proposal (a daemon also halts the session, see below) |
+//! | unhandled | [`Fallback`](RetryDecision::Fallback) | JSON-RPC error `-32602` | `Failed`, class `invalid-request` | the message | in-process: unhandled, car runs its built-in tools / daemon: ordinary |
+//! | kind `invalid_arguments` | [`Stop`](RetryDecision::Stop): the same arguments fail the same way | `isError: true` result | `Failed`, class `invalid-request` | the message | by class |
+//! | kind `unknown_tool` | [`Fallback`](RetryDecision::Fallback) when unhandled ([`ToolFailure::unknown_tool`] is), else [`Stop`](RetryDecision::Stop) | JSON-RPC error `-32602` | `Failed`, class `invalid-request` | the message | by class and the unhandled flag |
+//! | kind `timeout` | by class (ordinary: retry) | `isError: true` result | `Failed`, class `budget-exhausted` | the message | by class |
+//! | kind `cancelled` | [`Stop`](RetryDecision::Stop): the caller no longer wants the result | `isError: true` result | `Canceled` | the message | by class |
+//! | kind `internal` | by class (ordinary: retry) | `isError: true` result | `Failed`, class `internal` | the message | by class |
+//! | redacted | as its class | [`REDACTED_MESSAGE`](crate::failure::REDACTED_MESSAGE), no `data` | [`REDACTED_MESSAGE`](crate::failure::REDACTED_MESSAGE) | [`REDACTED_MESSAGE`](crate::failure::REDACTED_MESSAGE) | [`REDACTED_MESSAGE`](crate::failure::REDACTED_MESSAGE), no `data` in the marker |
 //!
 //! In the A2A column, and for MCP's `unknown_tool`, a row matching the failure's kind wins over
 //! the class rows; elsewhere the class and the unhandled flag decide.
@@ -38,6 +38,14 @@
 //!   `kind = internal` (panics, broken invariants). The code travels in the status metadata.
 //! - **Streams.** A streamed call that fails ends with [`for_stream`]'s `error` chunk: the
 //!   same message as the seed layers, plus the code, the class and the retry hint.
+//! - **car.** car's failure is a message and a class (ordinary, terminal, unhandled), nothing
+//!   else, so the details follow the message in a marker ([`for_car`], [`CAR_FAILURE_MARKER`]:
+//!   `" [executor/failure {json}]"` with [`structured`]'s keys); [`from_car`] reads it back.
+//!   In-process (`car_executor!`, feature `car-ir`) the class is car-ir's; for a daemon
+//!   (`CarHost`, feature `car-ws`) the answer to `tools.execute` is a JSON-RPC error whose
+//!   `data.terminal` is the terminal bit. car-server-core 0.60 never lets a host's failure fall
+//!   through to its built-in tools (car#3104), so there unhandled is ordinary; and a terminal
+//!   failure halts that daemon session until the host calls `session.clear_halt`.
 //! - **Seed string layers.** `execute`, `execute_with_action` and friends return
 //!   `Err(message)`: the same text, and for a redacted failure the same fixed text.
 //!
@@ -312,6 +320,113 @@ pub fn for_a2a(failure: &ToolFailure) -> A2aOutcome {
         code: failure.code().to_owned(),
         data: failure.data().cloned(),
     }
+}
+
+/// What opens the details car's messages carry for us: a failure's message (or an `error`
+/// chunk's) is followed by `" [executor/failure {json}]"`, one compact JSON object (keys sorted)
+/// and a closing bracket at the very end. The keys are [`structured`]'s; an `error` chunk's
+/// marker has `code`, `classification` and `retry_after_ms`.
+pub const CAR_FAILURE_MARKER: &str = " [executor/failure ";
+
+/// How a failure reaches car: the message with its marker, and car's class.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CarOutcome {
+    /// The failure's message, followed by [`CAR_FAILURE_MARKER`] and the details when it has
+    /// any beyond message and class (code other than `tool_error`, kind other than `tool`, a
+    /// retry hint or data).
+    pub message: String,
+    /// car's terminal bit: car stops the proposal.
+    pub terminal: bool,
+    /// car's unhandled class: car-engine runs its built-in tools. A daemon has no such answer
+    /// for a host; there it is an ordinary failure.
+    pub unhandled: bool,
+}
+
+/// The car row of the table.
+///
+/// ```
+/// use std::time::Duration;
+/// use tool_executor::ToolFailure;
+/// use tool_executor::failure::transport::{for_car, from_car};
+///
+/// let busy = ToolFailure::ordinary("busy").with_code("busy").with_retry_after(Duration::from_millis(200));
+/// let car = for_car(&busy);
+/// assert_eq!(
+///     car.message,
+///     r#"busy [executor/failure {"classification":"ordinary","code":"busy","kind":"tool","retry_after_ms":200}]"#,
+/// );
+/// assert!(!car.terminal && !car.unhandled);
+/// assert_eq!(from_car(&car.message, car.terminal, car.unhandled), busy);
+/// assert_eq!(for_car(&ToolFailure::terminal("no")).message, "no");
+/// ```
+#[must_use]
+pub fn for_car(failure: &ToolFailure) -> CarOutcome {
+    let plain = failure.code() == "tool_error"
+        && failure.kind() == FailureKind::Tool
+        && failure.retry_after().is_none()
+        && failure.data().is_none();
+    let message = if plain {
+        failure.message().to_owned()
+    } else {
+        let details = structured(failure);
+        with_car_marker(
+            failure.message(),
+            details.as_object().unwrap_or(&serde_json::Map::new()),
+        )
+    };
+    CarOutcome {
+        message,
+        terminal: failure.is_terminal() && !failure.is_unhandled(),
+        unhandled: failure.is_unhandled(),
+    }
+}
+
+/// The car row read backwards: a failure car reported with `message` and its class. The
+/// marker's details (code, kind, retry hint, data) are restored and the marker removed; the
+/// class always comes from car's own fields, never from the marker, so text cannot make a
+/// failure terminal or unhandled.
+#[must_use]
+pub fn from_car(message: &str, terminal: bool, unhandled: bool) -> ToolFailure {
+    let (text, details) = split_car_marker(message);
+    let text = text.to_owned();
+    let ours = if unhandled {
+        ToolFailure::unhandled(text)
+    } else if terminal {
+        ToolFailure::terminal(text)
+    } else {
+        ToolFailure::ordinary(text)
+    };
+    match details {
+        Some(details) => restore(ours, &Value::Object(details), KindPolicy::Any),
+        None => ours,
+    }
+}
+
+/// `message` followed by the marker holding `details`, keys sorted whatever `serde_json`'s
+/// `preserve_order` feature says, so the text is the same in every build.
+#[must_use]
+pub fn with_car_marker(message: &str, details: &serde_json::Map<String, Value>) -> String {
+    let sorted: std::collections::BTreeMap<&String, &Value> = details.iter().collect();
+    let json = serde_json::to_string(&sorted).unwrap_or_default();
+    format!("{message}{CAR_FAILURE_MARKER}{json}]")
+}
+
+/// The message before the marker and the marker's details, or the whole text and `None`
+/// when it does not end in a well-formed marker. The last marker that parses wins, so a
+/// message (or data) that quotes the marker text cannot hide the real one.
+#[must_use]
+pub fn split_car_marker(text: &str) -> (&str, Option<serde_json::Map<String, Value>>) {
+    for (at, _) in text.rmatch_indices(CAR_FAILURE_MARKER) {
+        let json = &text[at + CAR_FAILURE_MARKER.len()..];
+        let mut values =
+            serde_json::Deserializer::from_str(json).into_iter::<serde_json::Map<String, Value>>();
+        if let Some(Ok(details)) = values.next()
+            && &json[values.byte_offset()..] == "]"
+        {
+            return (&text[..at], Some(details));
+        }
+    }
+    (text, None)
 }
 
 /// The seed's string layers: the message a model may read (what `Display` prints).

@@ -4,7 +4,7 @@
 use rmcp::model::JsonObject;
 use rmcp::service::{RequestContext, RoleServer};
 
-use crate::tool::{Extensions, ToolContext};
+use crate::tool::{Extensions, ToolContext, TraceContext};
 
 /// The `_meta` object of the MCP request that called the tool, as an
 /// [`Extensions`] value (`ctx.extension::<RequestMeta>()`): what a client sends beside the
@@ -44,6 +44,9 @@ impl ContextSettings {
         }
         let meta = &request.meta.0.0;
         if !meta.is_empty() {
+            if let Some(trace) = trace_of(meta) {
+                ctx = ctx.with_extension(trace);
+            }
             ctx = ctx.with_extension(RequestMeta(meta.clone()));
         }
         #[cfg(feature = "mcp-http")]
@@ -82,4 +85,29 @@ pub(super) fn principal_of(
         .extensions
         .get::<std::sync::Arc<crate::auth::Principal>>()
         .cloned()
+}
+
+/// The W3C trace a request's `_meta` carries (SEP-414: `traceparent`, `tracestate`,
+/// `baggage`), if its `traceparent` is valid.
+fn trace_of(meta: &JsonObject) -> Option<TraceContext> {
+    let mut trace = TraceContext::parse(meta.get("traceparent")?.as_str()?)?;
+    if let Some(state) = meta.get("tracestate").and_then(|v| v.as_str()) {
+        trace = trace.with_tracestate(state);
+    }
+    if let Some(baggage) = meta.get("baggage").and_then(|v| v.as_str()) {
+        trace = trace.with_baggage(baggage);
+    }
+    Some(trace)
+}
+
+/// `_meta` keys that carry `trace` to the next hop, as a child of this one (SEP-414).
+pub(super) fn propagate(trace: &TraceContext, meta: &mut JsonObject) {
+    let child = trace.child();
+    meta.insert("traceparent".into(), child.traceparent().into());
+    if let Some(state) = child.tracestate() {
+        meta.insert("tracestate".into(), state.into());
+    }
+    if let Some(baggage) = child.baggage() {
+        meta.insert("baggage".into(), baggage.into());
+    }
 }

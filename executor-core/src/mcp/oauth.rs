@@ -29,7 +29,7 @@ impl McpServer {
     /// Makes streamable HTTP an OAuth 2.1 protected resource checked by `oauth`: the
     /// metadata at `/.well-known/oauth-protected-resource…`, every other request refused
     /// without a good bearer token (401/403 as the MCP authorization spec says), the token's
-    /// [`Principal`] in each call's context, and each tool's
+    /// [`Principal`](crate::auth::Principal) in each call's context, and each tool's
     /// [`scopes`](crate::tool::ToolSpec::scopes) required to list and call it. Stdio is
     /// unaffected (its one client is trusted; give it a principal with
     /// [`with_extension`](Self::with_extension)).

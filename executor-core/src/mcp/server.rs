@@ -230,6 +230,19 @@ impl McpServer {
         })
     }
 
+    /// Limits tool calls per caller and per tool (the MCP specification asks servers to
+    /// rate-limit tool invocations): a refused call is an `isError` result with code
+    /// `rate_limited` and its `retry_after` in `_meta`, before the tool runs. Callers are told
+    /// apart by their [`Principal`](crate::auth::Principal) (`with_oauth`); without one they
+    /// share a bucket per tool. Buckets are per process (per replica behind a balancer).
+    #[must_use]
+    pub fn with_rate_limit(self, limit: crate::runtime::RateLimit) -> Self {
+        self.edit(|i| {
+            let shared = Arc::clone(&i.executor);
+            i.executor = Arc::new(crate::runtime::RateLimited::from_shared(shared, limit));
+        })
+    }
+
     /// Passes the named HTTP request headers to tools, as a
     /// [`RequestHeaders`](crate::tool::RequestHeaders) extension (default: none; names are
     /// matched in any case). Only listed headers reach a tool, so a credential the server

@@ -51,6 +51,7 @@ mod default_call;
 mod handle;
 mod limit;
 mod options;
+mod rate;
 mod report;
 mod retry;
 mod stream;
@@ -69,6 +70,7 @@ pub use check::{MAX_SAFE_INTEGER, first_non_i_json, is_i_json};
 pub use compose::{FallbackChain, PrefixRouter, PrefixRouterBuilder};
 pub use handle::{DEFAULT_HANDLE_TTL, HANDLE_BUFFER, Handle, HandleId, HandleStatus, Subscription};
 pub use options::CallOptions;
+pub use rate::{Quota, RateLimit, RateLimited};
 pub use report::CallReport;
 pub use retry::RetryPolicy;
 
@@ -153,6 +155,17 @@ impl Runtime {
 
     fn config_mut(&mut self) -> &mut Config {
         Arc::make_mut(&mut self.config)
+    }
+
+    /// Limits calls per caller and per tool (see [`RateLimit`]): every attempt takes one
+    /// call's allowance, and a refused attempt fails with code `rate_limited` and a
+    /// `retry_after` the retry policy honours.
+    #[must_use]
+    pub fn with_rate_limit(mut self, limit: RateLimit) -> Self {
+        let config = self.config_mut();
+        let limited = RateLimited::from_shared(Arc::clone(&config.executor), limit);
+        config.executor = Arc::new(limited);
+        self
     }
 
     /// Retries calls as `policy` says.

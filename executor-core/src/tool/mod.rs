@@ -7,6 +7,7 @@
 //! | `execution.rs` | what executor methods return: [`BoxFuture`], [`SpecList`], [`ToolExecution`] |
 //! | `context_executor.rs` | [`ContextExecutor`], the one path, and the blanket `impl ToolExecutor` |
 //! | `context.rs` | [`ToolContext`] and [`ChunkDropped`] |
+//! | `trace_context.rs` | [`TraceContext`]: the W3C trace a call carries from hop to hop |
 //! | `extensions.rs` | [`Extensions`]: typed values a transport attaches to a call; [`RequestHeaders`] |
 //! | `call/` | the call path: argument decoding, the panic boundary, deadlines and cancellation, sync tools on the blocking pool and their bound ([`set_max_blocking_bodies`]) |
 //! | `fn_tool.rs` | [`Tool`] (what `#[tool]` implements) and the tool-as-a-value entry |
@@ -29,6 +30,7 @@ pub(crate) mod set;
 pub(crate) mod spec;
 pub(crate) mod stream;
 pub(crate) mod stream_task;
+pub(crate) mod trace_context;
 
 pub use call::{
     BlockingBodies, CatchUnwind, DEFAULT_MAX_BLOCKING_BODIES, Panic, blocking_bodies,
@@ -45,3 +47,4 @@ pub use set::{DuplicateTool, ToolSet, ToolSetBuilder};
 pub use spec::{ToolAnnotations, ToolSpec};
 pub use stream::{STREAM_CAPACITY, ToolStreamChunk};
 pub use stream_task::spawn_stream;
+pub use trace_context::TraceContext;

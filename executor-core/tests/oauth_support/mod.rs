@@ -27,6 +27,8 @@ pub struct Issuer {
     pub fetches: Arc<AtomicUsize>,
     /// Opaque token → introspection answer.
     pub opaque: Arc<Mutex<Vec<(String, Value)>>>,
+    /// Tokens issued at `/token` (client `bot`, secret `bot-secret`).
+    pub issued: Arc<AtomicUsize>,
 }
 
 impl Issuer {
@@ -37,6 +39,7 @@ impl Issuer {
             jwks: Arc::new(Mutex::new(json!({"keys": [jwk(TEST_JWK)]}))),
             fetches: Arc::new(AtomicUsize::new(0)),
             opaque: Arc::new(Mutex::new(Vec::new())),
+            issued: Arc::new(AtomicUsize::new(0)),
         };
         let served = issuer.clone();
         tokio::spawn(async move {
@@ -53,7 +56,33 @@ impl Issuer {
         let path = head.split_whitespace().nth(1).unwrap_or("").to_owned();
         let answer = match path.as_str() {
             "/.well-known/oauth-authorization-server" => {
-                json!({"issuer": self.url(""), "jwks_uri": self.url("/jwks")})
+                json!({"issuer": self.url(""), "jwks_uri": self.url("/jwks"),
+                       "token_endpoint": self.url("/token")})
+            }
+            "/token" => {
+                // The client-credentials grant for `bot:bot-secret` (HTTP Basic), RFC 8707.
+                let authorized = head
+                    .to_ascii_lowercase()
+                    .contains("authorization: basic ym90omjvdc1zzwnyzxq=");
+                let form: Vec<(&str, String)> = body
+                    .split('&')
+                    .filter_map(|pair| pair.split_once('='))
+                    .map(|(k, v)| (k, decode(v)))
+                    .collect();
+                let field = |name: &str| {
+                    form.iter()
+                        .find(|(k, _)| *k == name)
+                        .map(|(_, v)| v.clone())
+                };
+                if !authorized || field("grant_type").as_deref() != Some("client_credentials") {
+                    json!({"error": "invalid_client", "error_description": format!("{head} // {body}")})
+                } else {
+                    self.issued.fetch_add(1, Ordering::SeqCst);
+                    let resource = field("resource").unwrap_or_default();
+                    let scope = field("scope").unwrap_or_default();
+                    json!({"access_token": token(TEST_KEY, "test-key", &resource, &scope, 300),
+                           "token_type": "Bearer", "expires_in": 300})
+                }
             }
             "/jwks" => {
                 self.fetches.fetch_add(1, Ordering::SeqCst);
@@ -89,6 +118,31 @@ impl Issuer {
     pub fn url(&self, path: &str) -> String {
         format!("http://{}{path}", self.addr)
     }
+}
+
+/// `application/x-www-form-urlencoded` value decoding (`%XX` and `+`).
+fn decode(value: &str) -> String {
+    let bytes = value.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'%' if i + 2 < bytes.len() => {
+                let hex = std::str::from_utf8(&bytes[i + 1..i + 3]).unwrap_or("20");
+                out.push(u8::from_str_radix(hex, 16).unwrap_or(b' '));
+                i += 3;
+            }
+            b'+' => {
+                out.push(b' ');
+                i += 1;
+            }
+            b => {
+                out.push(b);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
 }
 
 pub fn jwk(text: &str) -> Value {

@@ -3,6 +3,7 @@
 mod catalog;
 mod config;
 mod outcome;
+mod trace;
 mod transport;
 
 use std::fmt;
@@ -131,6 +132,7 @@ impl A2aToolExecutor {
                     .with_connection_timeout(config.connect_timeout)
                     // The call's own budget bounds the stream (`drive`).
                     .with_stream_idle_timeout(None)
+                    .with_interceptor(trace::Propagate)
                     .build()
             })
             .map_err(|e| error(format!("no usable interface on the agent card: {e}")))?;
@@ -164,11 +166,15 @@ impl A2aToolExecutor {
         let message = message_for(tool, &input, params, ctx)?;
         let params = MessageSendParams::new(message);
         let mut fold = Fold::new(tool, input, ctx);
-        if self.shared.card.capabilities.streaming == Some(true) {
-            self.shared.streamed(tool, params, &mut fold).await
-        } else {
-            self.shared.blocking(tool, params, &mut fold).await
-        }
+        let caller_trace = ctx.extension::<crate::tool::TraceContext>().cloned();
+        trace::scope(caller_trace, async {
+            if self.shared.card.capabilities.streaming == Some(true) {
+                self.shared.streamed(tool, params, &mut fold).await
+            } else {
+                self.shared.blocking(tool, params, &mut fold).await
+            }
+        })
+        .await
     }
 }
 

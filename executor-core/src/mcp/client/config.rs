@@ -43,7 +43,22 @@ pub(super) enum Endpoint {
     #[cfg(feature = "mcp-http")]
     Http {
         url: String,
+        /// Bearer tokens for a protected server (`with_token_provider`).
+        #[cfg(all(feature = "mcp-http", feature = "oauth"))]
+        tokens: Option<Tokens>,
     },
+}
+
+/// A shared token provider (a newtype so `Endpoint` stays `Debug`).
+#[cfg(all(feature = "mcp-http", feature = "oauth"))]
+#[derive(Clone)]
+pub(super) struct Tokens(pub(super) std::sync::Arc<dyn crate::auth::TokenProvider>);
+
+#[cfg(all(feature = "mcp-http", feature = "oauth"))]
+impl std::fmt::Debug for Tokens {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("TokenProvider")
+    }
 }
 
 /// How to reach an MCP server: a command speaking MCP on stdio, or a streamable HTTP URL.
@@ -95,7 +110,37 @@ impl McpServerConfig {
     #[cfg_attr(docsrs, doc(cfg(feature = "mcp-http")))]
     #[must_use]
     pub fn http(name: impl Into<String>, url: impl Into<String>) -> Self {
-        Self::with_endpoint(name, Endpoint::Http { url: url.into() })
+        Self::with_endpoint(
+            name,
+            Endpoint::Http {
+                url: url.into(),
+                #[cfg(all(feature = "mcp-http", feature = "oauth"))]
+                tokens: None,
+            },
+        )
+    }
+
+    /// Sends a bearer token from `tokens` on every request to an HTTP server (no effect on
+    /// stdio): asked before the first request, and again after a 401, whose request is then
+    /// sent once more with the new token. [`ClientCredentials`](crate::auth::ClientCredentials)
+    /// discovers the authorization server from the server's metadata.
+    ///
+    /// ```
+    /// use tool_executor::auth::ClientCredentials;
+    /// use tool_executor::mcp::McpServerConfig;
+    ///
+    /// let config = McpServerConfig::http("notes", "http://127.0.0.1:8080/mcp")
+    ///     .with_token_provider(ClientCredentials::new("bot", "s3cret").with_scope("notes:read"));
+    /// # let _ = config;
+    /// ```
+    #[cfg(all(feature = "mcp-http", feature = "oauth"))]
+    #[cfg_attr(docsrs, doc(cfg(all(feature = "mcp-http", feature = "oauth"))))]
+    #[must_use]
+    pub fn with_token_provider(mut self, tokens: impl crate::auth::TokenProvider) -> Self {
+        if let Endpoint::Http { tokens: slot, .. } = &mut self.endpoint {
+            *slot = Some(Tokens(std::sync::Arc::new(tokens)));
+        }
+        self
     }
 
     fn with_endpoint(name: impl Into<String>, endpoint: Endpoint) -> Self {

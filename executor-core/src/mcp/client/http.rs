@@ -17,11 +17,32 @@ use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig
 pub(super) fn transport(
     url: &str,
 ) -> Result<StreamableHttpClientTransport<reqwest::Client>, reqwest::Error> {
-    let client = reqwest::Client::builder()
+    Ok(StreamableHttpClientTransport::with_client(
+        client()?,
+        StreamableHttpClientTransportConfig::with_uri(url),
+    ))
+}
+
+fn client() -> Result<reqwest::Client, reqwest::Error> {
+    reqwest::Client::builder()
         .tcp_nodelay(true)
         .pool_max_idle_per_host(0)
         .redirect(reqwest::redirect::Policy::custom(same_origin_307_308))
-        .build()?;
+        .build()
+}
+
+/// [`transport`] with a bearer token from `tokens` on every request (`with_token_provider`).
+#[cfg(feature = "oauth")]
+pub(super) fn authorized(
+    url: &str,
+    tokens: std::sync::Arc<dyn crate::auth::TokenProvider>,
+) -> Result<StreamableHttpClientTransport<super::authorized::Authorized>, reqwest::Error> {
+    let client = super::authorized::Authorized {
+        inner: client()?,
+        resource: url.into(),
+        tokens,
+        challenge: std::sync::Arc::default(),
+    };
     Ok(StreamableHttpClientTransport::with_client(
         client,
         StreamableHttpClientTransportConfig::with_uri(url),

@@ -91,7 +91,22 @@ async fn open_with(
             })
         }
         #[cfg(feature = "mcp-http")]
-        Endpoint::Http { url } => {
+        Endpoint::Http {
+            url,
+            #[cfg(feature = "oauth")]
+            tokens,
+        } => {
+            #[cfg(feature = "oauth")]
+            if let Some(tokens) = tokens {
+                let transport =
+                    http::authorized(url, tokens.0.clone()).map_err(|e| e.to_string())?;
+                return Ok(start(relay, transport, mode)
+                    .await
+                    .map(|service| Connection {
+                        service,
+                        _group: None,
+                    }));
+            }
             let transport = http::transport(url).map_err(|e| e.to_string())?;
             start(relay, transport, mode)
                 .await

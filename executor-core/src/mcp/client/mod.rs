@@ -1,5 +1,7 @@
 //! `McpToolExecutor`: an MCP server's tools as a [`ToolExecutor`].
 
+#[cfg(all(feature = "mcp-http", feature = "oauth"))]
+mod authorized;
 mod catalog;
 mod config;
 #[cfg(feature = "mcp-http")]
@@ -250,8 +252,12 @@ impl McpToolExecutor {
         let mut request = CallToolRequestParams::new(route.remote.clone());
         request.arguments = arguments;
         // rmcp merges these with the `_meta` it adds itself (the progress token).
-        request.meta = caller_meta(ctx.attempt(), ctx.idempotency_key())
-            .map(|meta| RequestMetaObject(MetaObject(meta)));
+        let mut meta = caller_meta(ctx.attempt(), ctx.idempotency_key());
+        // The caller's trace goes on as a child of this hop (SEP-414).
+        if let Some(trace) = ctx.extension::<crate::tool::TraceContext>() {
+            crate::mcp::context::propagate(trace, meta.get_or_insert_with(Default::default));
+        }
+        request.meta = meta.map(|meta| RequestMetaObject(MetaObject(meta)));
         let outcome = self.send_call(&peer, request, ctx).await;
         match outcome {
             Ok(result) => from_result(tool, result, route.unwrap),
