@@ -3,6 +3,9 @@
 #
 #   1. the official Python client against `examples/mcp_server`, on stdio and on streamable
 #      HTTP, stateful and `--stateless` (tests/peers/mcp/official_client.py);
+#   1b. the official Python client against `examples/composed_server` on stdio: a transformed
+#      set (a renamed tool, a hidden one, a guardrail hook, list_changed on a subscription;
+#      tests/peers/mcp/composed_client.py);
 #   2. our `McpToolExecutor` against a server written with that SDK
 #      (tests/fixtures/mcp/py_server.py), via the `--ignored` tests in mcp_python_fixture.rs;
 #   3. and, closing the circle, against `examples/mcp_server` on stdio (mcp_stdio_demo.rs),
@@ -29,13 +32,17 @@ if ! "$python" -c 'import mcp, jsonschema' 2>/dev/null; then
     "$python" -m pip install --quiet --disable-pip-version-check "${requirements[@]}"
 fi
 
-cargo build --quiet -p examples --example mcp_server --all-features
+cargo build --quiet -p examples --example mcp_server --example composed_server --all-features
 server_bin="$root/target/debug/examples/mcp_server"
 client="$root/executor-core/tests/peers/mcp/official_client.py"
 
 echo "mcp-peer: official client over stdio"
 # A panicking demo tool prints its panic to the server's stderr; that is expected.
 RUST_BACKTRACE=0 "$python" "$client" stdio "$server_bin"
+
+echo "mcp-peer: official client against the composed (transformed) server over stdio"
+timeout 120 "$python" "$root/executor-core/tests/peers/mcp/composed_client.py" \
+    "$root/target/debug/examples/composed_server"
 
 # start_http_server [FLAGS...]: starts `mcp_server --http 127.0.0.1:0 FLAGS` and sets `url`.
 log="$root/target/mcp-peer-http.log"

@@ -15,13 +15,17 @@
 //! reading the call: its id, name and arguments string given), `hand`, `none` (set-up only, to subtract); and MCP
 //! round trips over an in-memory pipe on a
 //! current-thread runtime, client and server together: `mcp_ours`, `mcp_rmcp`, `mcp_none`
-//! (connect only, to subtract).
+//! (connect only, to subtract). Transformed sets over the same tools (BENCHMARKS.md §15):
+//! `hooked` (one no-op before hook), `hooked_after` (one no-op after hook), `described` (a new
+//! description, nothing on the call path), `visible` (a `Visibility` that hides nothing), all
+//! called as `ours` is.
 
 use std::collections::HashMap;
 use std::hint::black_box;
 
 use benches::{CALLED, arguments, hand, mcp, ours, ready};
-use tool_executor::ToolExecutor;
+use tool_executor::transform::{AfterCall, BeforeCall, Transform, Transformed, Visibility};
+use tool_executor::{ToolExecution, ToolExecutor, ToolFailure, ToolSet};
 
 /// `n` MCP round trips against one server (`ours`, `rmcp`, or `none` to only connect).
 fn mcp_round_trips(server: &str, n: usize) {
@@ -50,6 +54,41 @@ fn mcp_round_trips(server: &str, n: usize) {
     });
 }
 
+/// One `execute_classified` call of `t10` as the `ours` style makes it, on `executor`.
+#[inline]
+fn classified<E: ToolExecutor>(
+    executor: &E,
+    params: &serde_json::Value,
+    effects: &HashMap<String, serde_json::Value>,
+) -> bool {
+    ready(executor.execute_classified(
+        black_box(CALLED),
+        black_box(params),
+        "",
+        None,
+        None,
+        1,
+        effects,
+        None,
+    ))
+    .is_ok()
+}
+
+/// The transformed sets of §15 over `set`: one no-op before hook, one no-op after hook, a new
+/// description, a `Visibility` that hides nothing.
+fn transformed(set: &ToolSet) -> [Transformed<ToolSet>; 4] {
+    let build = |t: Transform<ToolSet>| t.build().expect("valid transforms");
+    [
+        build(Transform::new(set.clone()).before(|_: &mut BeforeCall<'_>| Ok(()))),
+        build(
+            Transform::new(set.clone())
+                .after(|_: &AfterCall<'_>, _: &mut Result<ToolExecution, ToolFailure>| {}),
+        ),
+        build(Transform::new(set.clone()).describe(CALLED, "The same tool, described anew.")),
+        build(Transform::new(set.clone()).visibility(Visibility::new())),
+    ]
+}
+
 fn main() {
     let mut args = std::env::args().skip(1);
     let style = args.next().unwrap_or_else(|| "ours".to_owned());
@@ -66,6 +105,7 @@ fn main() {
     let defs = set
         .definitions(tool_executor::provider::Provider::OpenAiChat)
         .expect("distinct names");
+    let [hooked, hooked_after, described, visible] = transformed(&set);
     let completion = benches::provider::completion();
     let arguments_text = benches::provider::arguments_text();
     let mut ok = 0usize;
@@ -93,6 +133,10 @@ fn main() {
                 None,
             ))
             .is_ok(),
+            "hooked" => classified(&hooked, &params, &effects),
+            "hooked_after" => classified(&hooked_after, &params, &effects),
+            "described" => classified(&described, &params, &effects),
+            "visible" => classified(&visible, &params, &effects),
             "ours_execute" => ready(set.execute(black_box(CALLED), black_box(&params))).is_ok(),
             "ours_tool" => ready(<ours::t10 as tool_executor::Tool>::run(
                 black_box(&params),
@@ -129,7 +173,7 @@ fn main() {
             "none" => true,
             other => {
                 panic!(
-                    "unknown style `{other}`: ours, ours_execute, ours_borrowed, ours_tool, ours_ctx, runtime, answer, answer_direct, answer_direct_known, hand, none or mcp_*"
+                    "unknown style `{other}`: ours, ours_execute, ours_borrowed, ours_tool, ours_ctx, runtime, answer, answer_direct, answer_direct_known, hooked, hooked_after, described, visible, hand, none or mcp_*"
                 )
             }
         };

@@ -204,9 +204,11 @@
 //! failure type and its per-transport table, [`failure::transport`]), [`schema`] (canonical
 //! JSON Schemas and each provider's dialect), [`provider`] (tool definitions for OpenAI,
 //! Anthropic and Gemini, and their calls answered), [`search`] (tool search for large sets),
-//! [`contract`] (the contract lock), [`runtime`] (retries, limits, detached calls), `agent`
-//! (feature `a2a`), `mcp` (feature `mcp`), `subprocess` (feature `subprocess`) and `car`
-//! (features `car-ir`, `car-ws`), and `auth` (who is calling; feature `oauth` for the resource server).
+//! [`contract`] (the contract lock), [`runtime`] (retries, limits, detached calls),
+//! [`transform`] (renames, argument transforms, visibility and hooks over any executor),
+//! [`auth`] (who is calling; feature `oauth` for the resource server), `agent` (feature
+//! `a2a`), `mcp` (feature `mcp`), `subprocess` (feature `subprocess`) and `car` (features
+//! `car-ir`, `car-ws`).
 //!
 //! ## Cargo features
 //! None is on by default: a tools-only build compiles neither hyper, rmcp nor the A2A crates.
@@ -245,6 +247,7 @@ pub mod search;
 #[cfg_attr(docsrs, doc(cfg(feature = "subprocess")))]
 pub mod subprocess;
 pub mod tool;
+pub mod transform;
 mod transport;
 
 #[doc(hidden)]

@@ -490,6 +490,12 @@ fn skill(spec: &ToolSpec) -> AgentSkill {
             .filter(|(on, _)| *on == Some(true))
             .map(|(_, tag)| (*tag).to_owned()),
     );
+    // The tool's own tags (`#[tool(tags = …)]`) after the hints.
+    for tag in &spec.tags {
+        if !tags.contains(tag) {
+            tags.push(tag.clone());
+        }
+    }
     let skill = AgentSkill::new(spec.name.clone(), title.to_owned(), description)
         .with_tags(tags)
         .with_input_modes(["application/json"])

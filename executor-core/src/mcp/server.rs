@@ -8,9 +8,9 @@ use rmcp::ServerHandler;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, ErrorCode, ErrorData, Implementation, ListToolsResult,
     PaginatedRequestParams, ProgressNotificationParam, ProgressToken, ServerCapabilities,
-    ServerConfig,
+    ServerConfig, SubscriptionFilter,
 };
-use rmcp::service::{Peer, RequestContext, RoleServer};
+use rmcp::service::{NotificationContext, Peer, RequestContext, RoleServer, SubscriptionContext};
 use serde_json::Value;
 use tokio::sync::{mpsc, oneshot};
 
@@ -19,7 +19,9 @@ use super::convert::{self, Listed};
 use crate::failure::transport::{McpOutcome, for_mcp};
 use crate::tool::CatchUnwind;
 use crate::tool::SpecList;
-use crate::tool::{STREAM_CAPACITY, ToolContext, ToolExecutor, ToolStreamChunk};
+use crate::tool::{
+    ListChanges, STREAM_CAPACITY, ToolContext, ToolExecutor, ToolSpec, ToolStreamChunk,
+};
 
 /// The default bound on one stdio request line (8 MiB). Longer requests are answered with an
 /// error instead of being read into memory.
@@ -48,6 +50,12 @@ pub const DEFAULT_MAX_PENDING_OUTPUT: usize = 8 * 1024 * 1024;
 ///   which the tool sees in its [`ToolContext`] (a value of the wrong type is -32602).
 /// - Progress a tool reports through its [`ToolContext`] becomes `notifications/progress` when
 ///   the client sent a progress token; `notifications/cancelled` drops the tool's future.
+/// - An executor whose listing changes at run time ([`ToolExecutor::list_changes`], such as a
+///   [`Transformed`](crate::transform::Transformed) set with a
+///   [`Visibility`](crate::transform::Visibility)) is served with the `listChanged` capability:
+///   each change sends `notifications/tools/list_changed` to every initialized session, and on
+///   a 2026-07-28 `subscriptions/listen` stream that asked for it. `tools/list` and calls ask
+///   the executor what this caller may see ([`ToolExecutor::specs_for`]).
 /// - The server reports your name and version: [`mcp_server!`](crate::mcp_server) fills them
 ///   from your crate; [`McpServer::new`] uses the executable's name.
 ///
@@ -88,7 +96,21 @@ pub(crate) struct Inner {
     #[cfg(all(feature = "mcp-http", feature = "oauth"))]
     pub(crate) oauth: Option<crate::auth::ResourceServer>,
     catalog: Mutex<Option<Arc<Catalog>>>,
+    /// The executor's listing can change (`ToolExecutor::list_changes` is `Some`).
+    list_changed: bool,
+    /// Subscriptions to the listing taken when a `subscriptions/listen` request arrived, oldest
+    /// first: rmcp acknowledges the request before `listen` runs, and a change the client
+    /// makes right after the acknowledgment must still reach it.
+    listens: Mutex<std::collections::VecDeque<ListChanges>>,
 }
+
+/// The most `listens` kept (one per listen request between its arrival and its `listen`;
+/// more only when requests fail before `listen`).
+const MAX_PENDING_LISTENS: usize = 64;
+
+/// How often a session's list-change relay checks whether its client is gone, when no
+/// change comes to tell it.
+const RELAY_CHECK: std::time::Duration = std::time::Duration::from_secs(10);
 
 /// The MCP listing of one spec list.
 struct Catalog {
@@ -121,8 +143,11 @@ impl McpServer {
             .ok()
             .and_then(|p| p.file_stem().map(|s| s.to_string_lossy().into_owned()))
             .unwrap_or_else(|| "executor".to_owned());
+        let list_changed = executor.list_changes().is_some();
         Self {
             inner: Arc::new(Inner {
+                list_changed,
+                listens: Mutex::default(),
                 executor,
                 info: Implementation::new(name, "0.0.0"),
                 instructions: None,
@@ -158,6 +183,8 @@ impl McpServer {
                 #[cfg(all(feature = "mcp-http", feature = "oauth"))]
                 oauth: shared.oauth.clone(),
                 catalog: Mutex::new(None),
+                list_changed: shared.list_changed,
+                listens: Mutex::default(),
             },
         };
         f(&mut inner);
@@ -314,6 +341,82 @@ impl McpServer {
         self.session.as_deref().map(str::to_owned)
     }
 
+    /// What the executor is told of the caller when it lists tools for it: the session and
+    /// what a call's context carries (extensions, the principal behind `with_oauth`), so
+    /// per-caller visibility rules read the same context a call does.
+    fn caller_of(&self, context: &RequestContext<RoleServer>) -> ToolContext {
+        let ctx = match self.session_of(context) {
+            Some(session) => ToolContext::new().with_session_id(session),
+            None => ToolContext::new(),
+        };
+        self.inner.context.attach(ctx, context)
+    }
+
+    /// The tools `context`'s caller may see that `keep` keeps: from the cached listing when
+    /// the executor shows every caller the same, else from the caller's own specs.
+    fn listing_for(
+        &self,
+        context: &RequestContext<RoleServer>,
+        keep: impl Fn(&ToolSpec) -> bool,
+    ) -> Vec<rmcp::model::Tool> {
+        let catalog = self.catalog();
+        let specs = if self.inner.list_changed {
+            self.inner.executor.specs_for(&self.caller_of(context))
+        } else {
+            Arc::clone(&catalog.specs)
+        };
+        if Arc::ptr_eq(&specs, &catalog.specs) {
+            return catalog
+                .specs
+                .iter()
+                .zip(&catalog.tools)
+                .filter(|(spec, _)| keep(spec))
+                .map(|(_, l)| l.tool.clone())
+                .collect();
+        }
+        specs
+            .iter()
+            .filter(|spec| keep(spec))
+            .map(|spec| match catalog.index.get(spec.name.as_str()) {
+                Some(&i) if Arc::ptr_eq(&catalog.specs[i], spec) => catalog.tools[i].tool.clone(),
+                _ => convert::listed(spec).tool,
+            })
+            .collect()
+    }
+
+    /// Whether results of `tool` are wrapped as `{"result": …}`: from the cached listing, or
+    /// for a tool only this caller sees, from its spec.
+    fn wraps(&self, tool: &str, context: &RequestContext<RoleServer>) -> Option<bool> {
+        let catalog = self.catalog();
+        if let Some(&i) = catalog.index.get(tool) {
+            return Some(catalog.tools[i].wrap);
+        }
+        let specs = self.inner.executor.specs_for(&self.caller_of(context));
+        specs
+            .iter()
+            .find(|s| s.name == tool)
+            .map(|spec| convert::listed(spec).wrap)
+    }
+
+    /// Sends `notifications/tools/list_changed` to `peer` at each change, until the client is
+    /// gone or nothing can change any more.
+    async fn relay_list_changes(mut changes: ListChanges, peer: Peer<RoleServer>) {
+        loop {
+            tokio::select! {
+                more = changes.changed() => {
+                    if !more || peer.notify_tool_list_changed().await.is_err() {
+                        return;
+                    }
+                }
+                () = tokio::time::sleep(RELAY_CHECK) => {
+                    if peer.is_transport_closed() {
+                        return;
+                    }
+                }
+            }
+        }
+    }
+
     /// The served executor.
     #[cfg_attr(not(all(feature = "mcp-http", feature = "oauth")), allow(dead_code))]
     pub(crate) fn executor(&self) -> Arc<dyn ToolExecutor> {
@@ -415,11 +518,7 @@ impl McpServer {
         };
         match outcome {
             Ok(execution) => {
-                let catalog = self.catalog();
-                let wrap = catalog
-                    .index
-                    .get(&*request.name)
-                    .map(|&i| catalog.tools[i].wrap);
+                let wrap = self.wraps(&request.name, &context);
                 Ok(convert::success(execution.output, wrap).into())
             }
             Err(failure) => match for_mcp(&failure) {
@@ -469,7 +568,14 @@ async fn forward_progress(
 
 impl ServerHandler for McpServer {
     fn get_info(&self) -> ServerConfig {
-        let capabilities = ServerCapabilities::builder().enable_tools().build();
+        let capabilities = if self.inner.list_changed {
+            ServerCapabilities::builder()
+                .enable_tools()
+                .enable_tool_list_changed()
+                .build()
+        } else {
+            ServerCapabilities::builder().enable_tools().build()
+        };
         let config = ServerConfig::new(capabilities).with_server_info(self.inner.info.clone());
         match &self.inner.instructions {
             Some(text) => config.with_instructions(text.clone()),
@@ -482,23 +588,70 @@ impl ServerHandler for McpServer {
         _request: Option<PaginatedRequestParams>,
         context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
-        let catalog = self.catalog();
         // Behind `with_oauth`, a caller sees only the tools its token's scopes allow.
         #[cfg(all(feature = "mcp-http", feature = "oauth"))]
         if let Some(principal) = super::context::principal_of(&context) {
-            let visible = catalog.specs.iter().zip(&catalog.tools);
-            return Ok(ListToolsResult::with_all_items(
-                visible
-                    .filter(|(spec, _)| spec.missing_scope(&principal).is_none())
-                    .map(|(_, l)| l.tool.clone())
-                    .collect(),
-            ));
+            let tools = self.listing_for(&context, |spec| spec.missing_scope(&principal).is_none());
+            return Ok(ListToolsResult::with_all_items(tools));
         }
-        let _ = context;
         // rmcp's result owns its `Tool`s; the schemas inside are shared `Arc`s.
         Ok(ListToolsResult::with_all_items(
-            catalog.tools.iter().map(|l| l.tool.clone()).collect(),
+            self.listing_for(&context, |_| true),
         ))
+    }
+
+    async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
+        if let Some(changes) = self.inner.executor.list_changes() {
+            tokio::spawn(Self::relay_list_changes(changes, context.peer));
+        }
+    }
+
+    fn accepted_subscription_filter(
+        &self,
+        _requested: &SubscriptionFilter,
+    ) -> Option<SubscriptionFilter> {
+        let changes = self.inner.executor.list_changes()?;
+        let mut listens = self
+            .inner
+            .listens
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        if listens.len() == MAX_PENDING_LISTENS {
+            listens.pop_front();
+        }
+        listens.push_back(changes);
+        Some(SubscriptionFilter::builder().tools_list_changed().build())
+    }
+
+    async fn listen(&self, context: SubscriptionContext) -> Result<(), ErrorData> {
+        // The oldest subscription taken on arrival: taken no later than this request's own,
+        // so before its acknowledgment (an older one may report a change twice, harmlessly).
+        let pending = self
+            .inner
+            .listens
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .pop_front();
+        let changes = pending.or_else(|| self.inner.executor.list_changes());
+        let (Some(mut changes), Some(true)) = (changes, context.accepted().tools_list_changed)
+        else {
+            context.cancelled().await;
+            return Ok(());
+        };
+        loop {
+            tokio::select! {
+                () = context.cancelled() => return Ok(()),
+                more = changes.changed() => {
+                    if !more {
+                        context.cancelled().await;
+                        return Ok(());
+                    }
+                    if context.sink().notify_tool_list_changed().await.is_err() {
+                        return Ok(());
+                    }
+                }
+            }
+        }
     }
 
     async fn call_tool(

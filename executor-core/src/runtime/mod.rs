@@ -412,4 +412,12 @@ impl ContextExecutor for Runtime {
     fn list_specs(&self) -> SpecList {
         self.config.executor.specs()
     }
+
+    fn list_specs_for(&self, ctx: &ToolContext) -> SpecList {
+        self.config.executor.specs_for(ctx)
+    }
+
+    fn list_changes(&self) -> Option<crate::tool::ListChanges> {
+        self.config.executor.list_changes()
+    }
 }

@@ -261,6 +261,14 @@ impl ContextExecutor for RateLimited {
     fn list_specs(&self) -> SpecList {
         self.inner.specs()
     }
+
+    fn list_specs_for(&self, ctx: &ToolContext) -> SpecList {
+        self.inner.specs_for(ctx)
+    }
+
+    fn list_changes(&self) -> Option<crate::tool::ListChanges> {
+        self.inner.list_changes()
+    }
 }
 
 #[cfg(test)]

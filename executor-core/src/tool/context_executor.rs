@@ -11,6 +11,7 @@ use super::call::adapt::{Adapted, ForSeed};
 use super::context::ToolContext;
 use super::execution::{BoxFuture, SpecList, ToolExecution};
 use super::executor::ToolExecutor;
+use super::listing::ListChanges;
 use super::stream::{ToolStreamChunk, stream_unsupported};
 use crate::failure::ToolFailure;
 use crate::failure::transport::for_seed;
@@ -89,6 +90,19 @@ pub trait ContextExecutor: Send + Sync {
     /// The tools this executor serves ([`ToolExecutor::specs`]). The default is empty.
     fn list_specs(&self) -> SpecList {
         Arc::from(Vec::new())
+    }
+
+    /// What the caller `ctx` describes may see ([`ToolExecutor::specs_for`]). The default is
+    /// [`list_specs`](Self::list_specs).
+    fn list_specs_for(&self, ctx: &ToolContext) -> SpecList {
+        let _ = ctx;
+        self.list_specs()
+    }
+
+    /// Changes of the listing at run time ([`ToolExecutor::list_changes`]). The default is
+    /// `None`: the listing never changes.
+    fn list_changes(&self) -> Option<ListChanges> {
+        None
     }
 }
 
@@ -192,5 +206,13 @@ impl<E: ContextExecutor + ?Sized> ToolExecutor for E {
 
     fn specs(&self) -> SpecList {
         self.list_specs()
+    }
+
+    fn specs_for(&self, ctx: &ToolContext) -> SpecList {
+        self.list_specs_for(ctx)
+    }
+
+    fn list_changes(&self) -> Option<ListChanges> {
+        ContextExecutor::list_changes(self)
     }
 }

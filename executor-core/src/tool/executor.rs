@@ -9,6 +9,7 @@ use tokio::sync::mpsc;
 use super::call::drive::drive;
 use super::context::ToolContext;
 use super::execution::{BoxFuture, SpecList, ToolExecution};
+use super::listing::ListChanges;
 use super::stream::{ToolStreamChunk, stream_unsupported};
 use crate::failure::ToolFailure;
 
@@ -155,5 +156,20 @@ pub trait ToolExecutor: Send + Sync {
     /// The tools this executor serves. The default is empty (an executor that cannot list).
     fn specs(&self) -> SpecList {
         Arc::from(Vec::new())
+    }
+
+    /// The tools the caller `ctx` describes may see: what servers list to that caller. The
+    /// default is every tool ([`specs`](Self::specs)); an executor with per-caller visibility
+    /// ([`transform::Transformed`](crate::transform::Transformed)) leaves out what the caller
+    /// may not call.
+    fn specs_for(&self, ctx: &ToolContext) -> SpecList {
+        let _ = ctx;
+        self.specs()
+    }
+
+    /// Changes of the listing at run time, for servers to pass on to their clients; `None`
+    /// (the default) when the listing never changes.
+    fn list_changes(&self) -> Option<ListChanges> {
+        None
     }
 }

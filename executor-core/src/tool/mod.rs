@@ -11,6 +11,7 @@
 //! | `extensions.rs` | [`Extensions`]: typed values a transport attaches to a call; [`RequestHeaders`] |
 //! | `call/` | the call path: argument decoding, the panic boundary, deadlines and cancellation, sync tools on the blocking pool and their bound ([`set_max_blocking_bodies`]) |
 //! | `fn_tool.rs` | [`Tool`] (what `#[tool]` implements) and the tool-as-a-value entry |
+//! | `listing.rs` | [`ListChanges`]: when an executor's listing changes at run time |
 //! | `route.rs` | the name lookup table and the rule for a name an executor does not serve |
 //! | `set.rs` | [`ToolSet`] and [`ToolSetBuilder`] |
 //! | `stream_task.rs` | [`spawn_stream`]: a call in a task, its chunks on a bounded channel |
@@ -23,6 +24,7 @@ pub(crate) mod execution;
 pub(crate) mod executor;
 pub(crate) mod extensions;
 pub(crate) mod fn_tool;
+pub(crate) mod listing;
 pub(crate) mod route;
 pub(crate) mod set;
 pub(crate) mod spec;
@@ -40,6 +42,7 @@ pub use execution::{BoxFuture, SpecList, ToolExecution};
 pub use executor::ToolExecutor;
 pub use extensions::{Extensions, RequestHeaders};
 pub use fn_tool::Tool;
+pub use listing::ListChanges;
 pub use set::{DuplicateTool, ToolSet, ToolSetBuilder};
 pub use spec::{ToolAnnotations, ToolSpec};
 pub use stream::{STREAM_CAPACITY, ToolStreamChunk};

@@ -102,6 +102,15 @@ impl ToolSet {
         self.inner.specs.len()
     }
 
+    /// The `#[tool]` function served as `name`, if that is what serves it: a wrapper that
+    /// resolved the name once calls it without this set's lookup (`transform::Transformed`).
+    pub(crate) fn fn_tool(&self, name: &str) -> Option<FnTool> {
+        match self.inner.routes.get(name) {
+            Some(Target::Fn(tool)) => Some(*tool),
+            _ => None,
+        }
+    }
+
     pub(crate) fn definitions_cache(&self) -> &crate::provider::Cache {
         &self.inner.definitions
     }

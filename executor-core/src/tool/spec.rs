@@ -74,6 +74,10 @@ pub struct ToolSpec {
         with = "crate::millis"
     )]
     pub timeout: Option<Duration>,
+    /// Labels for selecting tools (`#[tool(tags = ["admin"])]`): visibility rules
+    /// ([`Visibility`](crate::transform::Visibility)) enable, disable or scope tools by tag.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tags: Vec<String>,
     /// The OAuth scopes a caller's token needs to see and call the tool, when a server checks
     /// tokens (`McpServer::with_oauth`); ignored by servers that do not.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -100,6 +104,7 @@ impl ToolSpec {
             annotations: ToolAnnotations::default(),
             failure_codes: Vec::new(),
             timeout: None,
+            tags: Vec::new(),
             scopes: Vec::new(),
         }
     }
@@ -127,6 +132,23 @@ impl ToolSpec {
     {
         self.failure_codes = codes.into_iter().map(Into::into).collect();
         self
+    }
+
+    /// Sets the tags.
+    #[must_use]
+    pub fn with_tags<I, S>(mut self, tags: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        self.tags = tags.into_iter().map(Into::into).collect();
+        self
+    }
+
+    /// Whether the tool carries `tag`.
+    #[must_use]
+    pub fn has_tag(&self, tag: &str) -> bool {
+        self.tags.iter().any(|t| t == tag)
     }
 
     /// Sets the tool's own time limit.

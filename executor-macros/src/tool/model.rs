@@ -28,6 +28,8 @@ pub struct ToolFn {
     pub open_world: Option<bool>,
     /// Milliseconds, and the literal for spans.
     pub timeout: Option<(u64, LitStr)>,
+    /// `#[tool(tags = […])]`, in order.
+    pub tags: Vec<String>,
     /// OAuth scopes a caller needs (`#[tool(scopes = "…")]`).
     pub scopes: Vec<String>,
     pub krate: CratePath,
@@ -153,6 +155,7 @@ impl ToolFn {
             idempotent: attr.idempotent.map(|f| f.value),
             open_world: attr.open_world.map(|f| f.value),
             timeout: attr.timeout,
+            tags: attr.tags.iter().flatten().map(syn::LitStr::value).collect(),
             scopes: attr.scopes.unwrap_or_default(),
             krate: attr.krate.map(|(k, _)| k).unwrap_or_default(),
             is_async: sig.asyncness.is_some(),

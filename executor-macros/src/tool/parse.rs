@@ -22,6 +22,7 @@ const TOOL: Keys = Keys {
         "idempotent",
         "open_world",
         "timeout",
+        "tags",
         "scopes",
         "crate",
     ],
@@ -47,6 +48,8 @@ pub struct ToolAttr {
     pub open_world: Option<Flag>,
     /// Milliseconds, and the literal for spans.
     pub timeout: Option<(u64, LitStr)>,
+    /// `tags = ["admin", …]`: the literals, in order.
+    pub tags: Option<Vec<LitStr>>,
     /// The OAuth scopes a caller needs, space-separated in the literal.
     pub scopes: Option<Vec<String>>,
     /// The path, and the `crate` key's span.
@@ -91,12 +94,64 @@ impl ToolAttr {
                     "would fail every call; write a limit such as `\"5s\"`",
                 )
             }),
+            "tags" => set_once(&mut self.tags, meta, tags),
             "scopes" => set_once(&mut self.scopes, meta, scopes),
             "crate" => set_once(&mut self.krate, meta, |m| {
                 Ok((CratePath::parse_value(m.value()?)?, attr::key_span(m)))
             }),
             _ => Err(TOOL.error(meta)),
         }
+    }
+}
+
+/// `tags = ["admin", "files"]`: a list of non-empty, distinct string literals, each error on
+/// the element that is wrong.
+fn tags(meta: &ParseNestedMeta<'_>) -> syn::Result<Vec<LitStr>> {
+    const WRITE: &str = "write `tags = [\"admin\", \"files\"]`";
+    if !meta.input.peek(Token![=]) {
+        return Err(meta.error(format!("`tags` takes a list of strings: {WRITE}")));
+    }
+    let value: Expr = meta.value()?.parse()?;
+    let Expr::Array(array) = strip_group(&value) else {
+        return Err(syn::Error::new_spanned(
+            value,
+            format!("expected a list of strings: {WRITE}"),
+        ));
+    };
+    let mut tags: Vec<LitStr> = Vec::with_capacity(array.elems.len());
+    for elem in &array.elems {
+        let syn::Expr::Lit(syn::ExprLit {
+            lit: syn::Lit::Str(tag),
+            ..
+        }) = strip_group(elem)
+        else {
+            return Err(syn::Error::new_spanned(
+                elem,
+                format!("a tag is a string literal: {WRITE}"),
+            ));
+        };
+        if tag.value().trim().is_empty() {
+            return Err(syn::Error::new_spanned(
+                tag,
+                "a tag cannot be empty; write a word such as `\"admin\"`",
+            ));
+        }
+        if tags.iter().any(|known| known.value() == tag.value()) {
+            return Err(syn::Error::new_spanned(
+                tag,
+                format!("duplicate tag \"{}\"; list each tag once", tag.value()),
+            ));
+        }
+        tags.push(tag.clone());
+    }
+    Ok(tags)
+}
+
+/// The expression inside the invisible group a `macro_rules!` `$x:expr` makes.
+fn strip_group(expr: &Expr) -> &Expr {
+    match expr {
+        Expr::Group(group) => strip_group(&group.expr),
+        other => other,
     }
 }
 

@@ -18,7 +18,8 @@ use crate::util::json_string;
 //     __rt::ToolSpec::new("add", "Adds.", __rt::literal(r#"{"type":"object","properties":{…},…}"#))
 //         .with_output_schema(__rt::literal(r#"{"type":"integer","format":"int64"}"#))
 //         .with_annotations(__rt::ToolAnnotations { read_only: __rt::Some(true), ..__rt::Default::default() })
-// `with_annotations` is left out when no hint is set, `with_timeout` without a timeout.
+// `with_annotations` is left out when no hint is set, `with_timeout` without a timeout,
+// `with_tags(["admin", …])` without `tags`.
 pub fn spec(model: &ToolFn) -> TokenStream {
     let name = &model.name;
     let description = &model.description;
@@ -48,6 +49,8 @@ pub fn spec(model: &ToolFn) -> TokenStream {
         .timeout_ms()
         .map(|ms| quote!(.with_timeout(__rt::Duration::from_millis(#ms))));
     let failure_codes = failure_codes(model);
+    let tags = &model.tags;
+    let tags = (!tags.is_empty()).then(|| quote!(.with_tags([#(#tags),*])));
     let scopes = &model.scopes;
     let scopes = (!scopes.is_empty()).then(|| quote!(.with_scopes([#(#scopes),*])));
     quote! {
@@ -56,6 +59,7 @@ pub fn spec(model: &ToolFn) -> TokenStream {
             #annotations
             #failure_codes
             #timeout
+            #tags
             #scopes
     }
 }

@@ -7,7 +7,7 @@ use crate::snapshot::assert_expansion;
 #[test]
 fn tool_sync_literal_schema() {
     let out = super::tool(
-        quote!(read_only),
+        quote!(read_only, tags = ["math", "safe"]),
         quote! {
             /// Adds two numbers.
             pub fn add(

@@ -36,7 +36,8 @@ const _: () = {
                     .with_annotations(__rt::ToolAnnotations {
                         read_only: __rt::Some(true),
                         ..__rt::Default::default()
-                    }),
+                    })
+                    .with_tags(["math", "safe"]),
             ))
         }
         #[inline]
