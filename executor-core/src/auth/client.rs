@@ -9,7 +9,7 @@ use serde_json::Value;
 use tokio::sync::Mutex;
 use tokio::time::Instant;
 
-use super::fetch::read_limited;
+use super::fetch::{get_json, issuer_metadata, read_limited, well_known};
 
 /// A token is fetched again this long before it expires.
 const EARLY: Duration = Duration::from_secs(30);
@@ -104,8 +104,8 @@ impl ClientCredentials {
     async fn fetch(&self, resource: &str, challenge: Option<&str>) -> Result<Cached, String> {
         let metadata_url = challenge
             .and_then(|c| parameter(c, "resource_metadata"))
-            .unwrap_or_else(|| default_metadata_url(resource));
-        let protected = self.json(&metadata_url).await?;
+            .unwrap_or_else(|| well_known(resource, "oauth-protected-resource"));
+        let protected = get_json(&self.http, &metadata_url).await?;
         let servers: Vec<&str> = protected["authorization_servers"]
             .as_array()
             .map(|list| list.iter().filter_map(Value::as_str).collect())
@@ -130,7 +130,7 @@ impl ClientCredentials {
             .as_str()
             .unwrap_or(resource)
             .to_owned();
-        let token_endpoint = self.token_endpoint(issuer).await?;
+        let token_endpoint = issuer_metadata(&self.http, issuer, "token_endpoint").await?;
         let mut form = vec![
             ("grant_type", "client_credentials".to_owned()),
             ("resource", resource),
@@ -177,46 +177,6 @@ impl ClientCredentials {
             .map(|s| Instant::now() + Duration::from_secs(s).saturating_sub(EARLY));
         Ok(Cached { token, until })
     }
-
-    async fn token_endpoint(&self, issuer: &str) -> Result<String, String> {
-        let issuer = issuer.trim_end_matches('/');
-        let after_scheme = issuer.find("://").map_or(0, |i| i + 3);
-        let (origin, path) = match issuer[after_scheme..].find('/') {
-            Some(i) => issuer.split_at(after_scheme + i),
-            None => (issuer, ""),
-        };
-        let mut last = String::new();
-        for url in [
-            format!("{origin}/.well-known/oauth-authorization-server{path}"),
-            format!("{issuer}/.well-known/openid-configuration"),
-        ] {
-            match self.json(&url).await {
-                Ok(metadata) => match metadata["token_endpoint"].as_str() {
-                    Some(endpoint) => return Ok(endpoint.to_owned()),
-                    None => last = format!("{url} names no token_endpoint"),
-                },
-                Err(why) => last = why,
-            }
-        }
-        Err(format!(
-            "cannot discover the token endpoint of {issuer}: {last}"
-        ))
-    }
-
-    async fn json(&self, url: &str) -> Result<Value, String> {
-        let response = self
-            .http
-            .get(url)
-            .header("accept", "application/json")
-            .send()
-            .await
-            .map_err(|e| format!("{url}: {e}"))?;
-        if !response.status().is_success() {
-            return Err(format!("{url}: {}", response.status()));
-        }
-        let body = read_limited(response, 1 << 20).await?;
-        serde_json::from_slice(&body).map_err(|e| format!("{url}: {e}"))
-    }
 }
 
 impl TokenProvider for ClientCredentials {
@@ -259,19 +219,6 @@ fn parameter(challenge: &str, name: &str) -> Option<String> {
     Some(challenge[start..end].to_owned())
 }
 
-/// RFC 9728 §3.1: the well-known path inserted before the resource's path.
-fn default_metadata_url(resource: &str) -> String {
-    let after_scheme = resource.find("://").map_or(0, |i| i + 3);
-    let (origin, path) = match resource[after_scheme..].find('/') {
-        Some(i) => resource.split_at(after_scheme + i),
-        None => (resource, ""),
-    };
-    format!(
-        "{origin}/.well-known/oauth-protected-resource{}",
-        path.trim_end_matches('/')
-    )
-}
-
 fn same_issuer(a: &str, b: &str) -> bool {
     a.trim_end_matches('/') == b.trim_end_matches('/')
 }
@@ -289,10 +236,6 @@ mod tests {
         );
         assert_eq!(parameter(challenge, "scope").as_deref(), Some("a b"));
         assert_eq!(parameter(challenge, "error"), None);
-        assert_eq!(
-            default_metadata_url("http://h:1/mcp/"),
-            "http://h:1/.well-known/oauth-protected-resource/mcp"
-        );
         assert!(same_issuer("http://a/", "http://a"));
     }
 }

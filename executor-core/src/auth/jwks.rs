@@ -8,6 +8,7 @@ use tokio::sync::Mutex;
 use tokio::time::Instant;
 
 use super::error::AuthError;
+use super::fetch::{get_json, issuer_metadata};
 
 /// A JWKS and when it was fetched. One fetch at a time (the lock is held across it), so a
 /// burst of tokens with a new key id costs one fetch.
@@ -81,7 +82,9 @@ impl KeyCache {
         if may_fetch {
             let uri = match (&state.uri, &self.source) {
                 (Some(uri), _) | (None, Source::Uri(uri)) => uri.clone(),
-                (None, Source::Discover(issuer)) => discover(client, issuer).await?,
+                (None, Source::Discover(issuer)) => issuer_metadata(client, issuer, "jwks_uri")
+                    .await
+                    .map_err(AuthError::Unavailable)?,
             };
             let keys = fetch(client, &uri).await?;
             state.uri = Some(uri);
@@ -126,54 +129,8 @@ fn decoding_key(jwk: &Jwk) -> Result<(DecodingKey, Option<jsonwebtoken::Algorith
     Ok((key, alg))
 }
 
-/// The `jwks_uri` an issuer's metadata names: RFC 8414's well-known path (inserted before the
-/// issuer's path), then `OpenID` Connect discovery.
-async fn discover(client: &reqwest::Client, issuer: &str) -> Result<String, AuthError> {
-    let issuer = issuer.trim_end_matches('/');
-    let after_scheme = issuer.find("://").map_or(0, |i| i + 3);
-    let (origin, path) = match issuer[after_scheme..].find('/') {
-        Some(i) => issuer.split_at(after_scheme + i),
-        None => (issuer, ""),
-    };
-    let candidates = [
-        format!("{origin}/.well-known/oauth-authorization-server{path}"),
-        format!("{issuer}/.well-known/openid-configuration"),
-    ];
-    let mut last = String::new();
-    for url in candidates {
-        let answer = async {
-            let response = client.get(&url).send().await.map_err(|e| e.to_string())?;
-            if !response.status().is_success() {
-                return Err(response.status().to_string());
-            }
-            let body = super::fetch::read_limited(response, 1 << 20).await?;
-            let metadata: serde_json::Value =
-                serde_json::from_slice(&body).map_err(|e| e.to_string())?;
-            metadata["jwks_uri"]
-                .as_str()
-                .map(str::to_owned)
-                .ok_or_else(|| "the metadata names no jwks_uri".to_owned())
-        };
-        match answer.await {
-            Ok(uri) => return Ok(uri),
-            Err(why) => last = format!("{url}: {why}"),
-        }
-    }
-    Err(AuthError::Unavailable(format!(
-        "cannot discover the keys of {issuer}: {last}"
-    )))
-}
-
 async fn fetch(client: &reqwest::Client, uri: &str) -> Result<JwkSet, AuthError> {
-    let unavailable =
-        |e: &dyn std::fmt::Display| AuthError::Unavailable(format!("JWKS {uri}: {e}"));
-    let response = client.get(uri).send().await.map_err(|e| unavailable(&e))?;
-    if !response.status().is_success() {
-        return Err(unavailable(&response.status()));
-    }
-    // A JWKS is small; a megabyte is far beyond any real one.
-    let body = super::fetch::read_limited(response, 1 << 20)
-        .await
-        .map_err(|e| unavailable(&e))?;
-    serde_json::from_slice(&body).map_err(|e| unavailable(&e))
+    let unavailable = |e: String| AuthError::Unavailable(format!("JWKS {e}"));
+    let keys = get_json(client, uri).await.map_err(unavailable)?;
+    serde_json::from_value(keys).map_err(|e| unavailable(format!("{uri}: {e}")))
 }

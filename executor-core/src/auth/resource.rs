@@ -7,6 +7,7 @@ use std::time::Duration;
 use serde_json::{Value, json};
 
 use super::error::AuthError;
+use super::fetch::{split_uri, well_known};
 use super::jwks::{KeyCache, Source};
 use super::principal::Principal;
 use super::settings::{Introspection, Settings, Verified};
@@ -215,19 +216,14 @@ impl ResourceServer {
     /// for `https://host/mcp`.
     #[must_use]
     pub fn metadata_path(&self) -> String {
-        let path = path_of(&self.inner.resource);
-        let path = path.trim_end_matches('/');
+        let (_, path) = split_uri(&self.inner.resource);
         format!("/.well-known/oauth-protected-resource{path}")
     }
 
     /// The absolute URL of the metadata document (what a 401 points clients to).
     #[must_use]
     pub fn metadata_url(&self) -> String {
-        format!(
-            "{}{}",
-            origin_of(&self.inner.resource),
-            self.metadata_path()
-        )
+        well_known(&self.inner.resource, "oauth-protected-resource")
     }
 
     /// The protected-resource metadata document (RFC 9728).
@@ -325,21 +321,6 @@ fn bearer(header: &str) -> Option<&str> {
     let token = token.trim();
     (scheme.eq_ignore_ascii_case("bearer") && !token.is_empty() && !token.contains(' '))
         .then_some(token)
-}
-
-/// `scheme://authority` of a URI.
-fn origin_of(uri: &str) -> &str {
-    let after_scheme = uri.find("://").map_or(0, |i| i + 3);
-    let end = uri[after_scheme..]
-        .find('/')
-        .map_or(uri.len(), |i| after_scheme + i);
-    &uri[..end]
-}
-
-/// The path of a URI (empty for none).
-fn path_of(uri: &str) -> &str {
-    let path = &uri[origin_of(uri).len()..];
-    path.split(['?', '#']).next().unwrap_or("")
 }
 
 /// A value safe inside a quoted-string: no quotes or backslashes.
