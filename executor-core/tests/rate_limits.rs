@@ -5,12 +5,12 @@
 
 #[cfg(feature = "a2a")]
 mod a2a_support;
+#[cfg(feature = "mcp")]
+mod stdio_support;
 
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::Duration;
 
-#[cfg(feature = "mcp")]
-use serde_json::Value;
 use serde_json::json;
 use tool_executor::auth::Principal;
 use tool_executor::prelude::*;
@@ -117,50 +117,21 @@ async fn a_runtime_retries_a_refused_attempt_after_the_hint() {
 #[cfg(feature = "mcp")]
 #[tokio::test]
 async fn an_mcp_server_answers_a_refused_call_as_a_tool_error_with_the_hint() {
-    use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+    use stdio_support::StdioClient;
     use tool_executor::mcp::McpServer;
 
     let server = McpServer::new(toolset![read_note])
         .with_extension(Principal::new("dave"))
         .with_rate_limit(RateLimit::new(Quota::per_minute(1)));
-    let (client, server_end) = tokio::io::duplex(1 << 16);
-    let (server_read, server_write) = tokio::io::split(server_end);
-    tokio::spawn(server.serve_io(server_read, server_write));
-    let (read, mut write) = tokio::io::split(client);
-    let mut lines = BufReader::new(read).lines();
-    let call = |id: u32| {
-        json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
-            "params": {"name": "read_note", "arguments": {"id": id}}})
-    };
-    let messages = [
-        json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
-            "protocolVersion": "2025-11-25", "capabilities": {},
-            "clientInfo": {"name": "rate-test", "version": "1"}}}),
-        json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
-        call(1),
-        call(2),
-    ];
-    for message in messages {
-        write
-            .write_all(format!("{message}\n").as_bytes())
-            .await
-            .unwrap();
-    }
-    let mut answers: Vec<Value> = Vec::new();
-    while answers.len() < 2 {
-        let line = tokio::time::timeout(Duration::from_secs(10), lines.next_line())
-            .await
-            .expect("the server answers")
-            .unwrap()
-            .expect("the pipe stays open");
-        let message: Value = serde_json::from_str(&line).unwrap();
-        if message["id"] == json!(1) || message["id"] == json!(2) {
-            answers.push(message);
-        }
-    }
-    answers.sort_by_key(|m| m["id"].as_u64());
-    assert_eq!(answers[0]["result"]["isError"], false, "{}", answers[0]);
-    let refused = &answers[1]["result"];
+    let mut client = StdioClient::start(server, "rate-test").await;
+    let first = client
+        .call(1, "read_note", json!({"id": 1}), json!({}))
+        .await;
+    assert_eq!(first["isError"], false, "{first}");
+    let second = client
+        .call(2, "read_note", json!({"id": 2}), json!({}))
+        .await;
+    let refused = &second;
     assert_eq!(refused["isError"], true, "{refused}");
     let failure = &refused["_meta"]["executor/failure"];
     assert_eq!(failure["code"], "rate_limited", "{refused}");

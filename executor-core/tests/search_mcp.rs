@@ -2,11 +2,12 @@
 //! 200-tool set and calls it by the name it found (raw JSON-RPC lines over an in-memory pipe).
 #![cfg(feature = "mcp")]
 
+mod stdio_support;
+
 use std::sync::Arc;
-use std::time::Duration;
 
 use serde_json::{Value, json};
-use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+use stdio_support::StdioClient;
 use tool_executor::mcp::McpServer;
 use tool_executor::search::SearchTools;
 use tool_executor::tool::{BoxFuture, SpecList};
@@ -58,35 +59,10 @@ async fn a_client_lists_search_tools_finds_a_tool_and_calls_it() {
     let tools = tools();
     assert_eq!(tools.len(), 200);
     let server = McpServer::new(SearchTools::new(Arc::new(tools)).unwrap());
-    let (client, server_end) = tokio::io::duplex(1 << 20);
-    let (server_read, server_write) = tokio::io::split(server_end);
-    tokio::spawn(server.serve_io(server_read, server_write));
-    let (read, mut write) = tokio::io::split(client);
-    let mut lines = BufReader::new(read).lines();
+    let mut client = StdioClient::start(server, "search-test").await;
     let mut request = async |id: i64, method: &str, params: Value| -> Value {
-        let message = json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
-        write
-            .write_all(format!("{message}\n").as_bytes())
-            .await
-            .unwrap();
-        loop {
-            let line = tokio::time::timeout(Duration::from_secs(10), lines.next_line())
-                .await
-                .expect("the server answers")
-                .unwrap()
-                .expect("the pipe stays open");
-            let reply: Value = serde_json::from_str(&line).unwrap();
-            if reply["id"] == json!(id) {
-                return reply["result"].clone();
-            }
-        }
+        client.request(id, method, params).await["result"].clone()
     };
-    let init = json!({
-        "protocolVersion": "2025-11-25",
-        "capabilities": {},
-        "clientInfo": {"name": "search-test", "version": "1"}
-    });
-    request(0, "initialize", init).await;
 
     let listed = request(1, "tools/list", json!({})).await;
     let names: Vec<&str> = listed["tools"]

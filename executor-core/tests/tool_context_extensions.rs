@@ -6,6 +6,8 @@
 
 #[cfg(feature = "a2a")]
 mod a2a_support;
+#[cfg(feature = "mcp")]
+mod stdio_support;
 
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::Duration;
@@ -148,41 +150,13 @@ async fn a_provider_loop_answers_with_the_principal_it_was_given() {
 #[cfg(feature = "mcp")]
 mod mcp {
     use super::*;
-    use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+    use stdio_support::StdioClient;
     use tool_executor::mcp::McpServer;
 
     /// Calls `tool` with `_meta` on a stdio server and returns the result.
     async fn call_stdio(server: McpServer, tool: &str, meta: Value) -> Value {
-        let (client, server_end) = tokio::io::duplex(1 << 16);
-        let (server_read, server_write) = tokio::io::split(server_end);
-        tokio::spawn(server.serve_io(server_read, server_write));
-        let (read, mut write) = tokio::io::split(client);
-        let mut lines = BufReader::new(read).lines();
-        let messages = [
-            json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
-                "protocolVersion": "2025-11-25", "capabilities": {},
-                "clientInfo": {"name": "extensions-test", "version": "1"}}}),
-            json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
-            json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
-                "params": {"name": tool, "arguments": {}, "_meta": meta}}),
-        ];
-        for message in messages {
-            write
-                .write_all(format!("{message}\n").as_bytes())
-                .await
-                .unwrap();
-        }
-        loop {
-            let line = tokio::time::timeout(Duration::from_secs(10), lines.next_line())
-                .await
-                .expect("the server answers")
-                .unwrap()
-                .expect("the pipe stays open");
-            let message: Value = serde_json::from_str(&line).unwrap();
-            if message["id"] == json!(1) {
-                return message["result"].clone();
-            }
-        }
+        let mut client = StdioClient::start(server, "extensions-test").await;
+        client.call(1, tool, json!({}), meta).await
     }
 
     #[tokio::test]
@@ -213,7 +187,7 @@ mod mcp {
     #[cfg(feature = "mcp-http")]
     #[tokio::test]
     async fn an_http_server_forwards_only_the_allow_listed_headers() {
-        use tokio::io::AsyncReadExt;
+        use tokio::io::{AsyncReadExt, AsyncWriteExt};
         use tokio::net::{TcpListener, TcpStream};
         use tokio_util::sync::CancellationToken;
 

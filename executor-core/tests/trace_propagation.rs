@@ -3,10 +3,10 @@
 //! this hop, so the tool behind it sees the same trace id with a new parent.
 #![cfg(all(feature = "mcp", feature = "a2a-client"))]
 
-use std::time::Duration;
+mod stdio_support;
 
 use serde_json::{Value, json};
-use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+use stdio_support::StdioClient;
 use tool_executor::agent::{A2aToolExecutor, AgentServer, ToolAgent};
 use tool_executor::mcp::McpServer;
 use tool_executor::prelude::*;
@@ -30,37 +30,10 @@ fn trace_seen(ctx: &ToolContext) -> Value {
 
 /// Calls `trace_seen` on a stdio MCP server over `executor` with `meta`.
 async fn call_over_mcp(server: McpServer, meta: Value) -> Value {
-    let (client, server_end) = tokio::io::duplex(1 << 16);
-    let (server_read, server_write) = tokio::io::split(server_end);
-    tokio::spawn(server.serve_io(server_read, server_write));
-    let (read, mut write) = tokio::io::split(client);
-    let mut lines = BufReader::new(read).lines();
-    let messages = [
-        json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
-            "protocolVersion": "2025-11-25", "capabilities": {},
-            "clientInfo": {"name": "trace-test", "version": "1"}}}),
-        json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
-        json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
-            "params": {"name": "trace_seen", "arguments": {}, "_meta": meta}}),
-    ];
-    for message in messages {
-        write
-            .write_all(format!("{message}\n").as_bytes())
-            .await
-            .unwrap();
-    }
-    loop {
-        let line = tokio::time::timeout(Duration::from_secs(20), lines.next_line())
-            .await
-            .expect("the server answers")
-            .unwrap()
-            .expect("the pipe stays open");
-        let message: Value = serde_json::from_str(&line).unwrap();
-        if message["id"] == json!(1) {
-            assert_eq!(message["result"]["isError"], false, "{message}");
-            return message["result"]["structuredContent"]["result"].clone();
-        }
-    }
+    let mut client = StdioClient::start(server, "trace-test").await;
+    let result = client.call(1, "trace_seen", json!({}), meta).await;
+    assert_eq!(result["isError"], false, "{result}");
+    result["structuredContent"]["result"].clone()
 }
 
 #[tokio::test]
