@@ -9,7 +9,7 @@ use serde_json::Value;
 use tokio::sync::Mutex;
 use tokio::time::Instant;
 
-use super::fetch::{get_json, issuer_metadata, read_limited, well_known};
+use super::fetch::{get_json, issuer_metadata, post_form, well_known};
 
 /// A token is fetched again this long before it expires.
 const EARLY: Duration = Duration::from_secs(30);
@@ -132,31 +132,16 @@ impl ClientCredentials {
             .to_owned();
         let token_endpoint = issuer_metadata(&self.http, issuer, "token_endpoint").await?;
         let mut form = vec![
-            ("grant_type", "client_credentials".to_owned()),
-            ("resource", resource),
+            ("grant_type", "client_credentials"),
+            ("resource", resource.as_str()),
         ];
         if let Some(scope) = &self.scope {
-            form.push(("scope", scope.clone()));
+            form.push(("scope", scope.as_str()));
         }
-        let body = form
-            .iter()
-            .map(|(k, v)| format!("{k}={}", super::token::form_encode(v)))
-            .collect::<Vec<_>>()
-            .join("&");
-        let credentials =
-            super::token::base64(format!("{}:{}", self.client_id, self.client_secret).as_bytes());
-        let response = self
-            .http
-            .post(&token_endpoint)
-            .header("content-type", "application/x-www-form-urlencoded")
-            .header("accept", "application/json")
-            .header("authorization", format!("Basic {credentials}"))
-            .body(body)
-            .send()
+        let credentials = (self.client_id.as_str(), self.client_secret.as_str());
+        let (status, body) = post_form(&self.http, &token_endpoint, credentials, &form)
             .await
             .map_err(|e| format!("token endpoint {token_endpoint}: {e}"))?;
-        let status = response.status();
-        let body = read_limited(response, 1 << 20).await?;
         let answer: Value = serde_json::from_slice(&body)
             .map_err(|e| format!("token endpoint {token_endpoint}: {e}"))?;
         if !status.is_success() || answer.get("error").is_some() {

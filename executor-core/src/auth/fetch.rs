@@ -1,12 +1,14 @@
 //! Reading an authorization server's answers, bounded, and the well-known URLs they live at.
 
+use std::fmt::Write as _;
+
 use serde_json::Value;
 
 /// A metadata document or a JWKS is small; a megabyte is far beyond any real one.
 const MAX_DOCUMENT: usize = 1 << 20;
 
 /// The body of `response`, refusing more than `limit` bytes.
-pub(super) async fn read_limited(
+async fn read_limited(
     mut response: reqwest::Response,
     limit: usize,
 ) -> Result<Vec<u8>, String> {
@@ -35,6 +37,71 @@ pub(super) async fn get_json(client: &reqwest::Client, url: &str) -> Result<Valu
         .await
         .map_err(|e| format!("{url}: {e}"))?;
     serde_json::from_slice(&body).map_err(|e| format!("{url}: {e}"))
+}
+
+/// POSTs `fields` as a form to `url` with HTTP Basic client `credentials` (id, secret): the
+/// answer's status and body (at most a megabyte), whatever the status.
+pub(super) async fn post_form(
+    client: &reqwest::Client,
+    url: &str,
+    credentials: (&str, &str),
+    fields: &[(&str, &str)],
+) -> Result<(reqwest::StatusCode, Vec<u8>), String> {
+    let body = fields
+        .iter()
+        .map(|(name, value)| format!("{name}={}", form_encode(value)))
+        .collect::<Vec<_>>()
+        .join("&");
+    let (id, secret) = credentials;
+    let response = client
+        .post(url)
+        .header("content-type", "application/x-www-form-urlencoded")
+        .header("accept", "application/json")
+        .header(
+            "authorization",
+            format!("Basic {}", base64(format!("{id}:{secret}").as_bytes())),
+        )
+        .body(body)
+        .send()
+        .await
+        .map_err(|e| e.to_string())?;
+    let status = response.status();
+    Ok((status, read_limited(response, MAX_DOCUMENT).await?))
+}
+
+/// `application/x-www-form-urlencoded` of one value.
+fn form_encode(value: &str) -> String {
+    let mut out = String::with_capacity(value.len());
+    for byte in value.bytes() {
+        match byte {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' => {
+                out.push(char::from(byte));
+            }
+            _ => {
+                let _ = write!(out, "%{byte:02X}");
+            }
+        }
+    }
+    out
+}
+
+/// Standard base64 with padding (HTTP Basic credentials).
+fn base64(bytes: &[u8]) -> String {
+    const TABLE: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
+    for chunk in bytes.chunks(3) {
+        let n = (u32::from(chunk[0]) << 16)
+            | (u32::from(*chunk.get(1).unwrap_or(&0)) << 8)
+            | u32::from(*chunk.get(2).unwrap_or(&0));
+        for i in 0..4 {
+            if i <= chunk.len() {
+                out.push(char::from(TABLE[(n >> (18 - 6 * i) & 63) as usize]));
+            } else {
+                out.push('=');
+            }
+        }
+    }
+    out
 }
 
 /// `scheme://authority` and the path of a URI (no query or fragment, no trailing `/`).
@@ -81,6 +148,14 @@ pub(super) async fn issuer_metadata(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn base64_and_form_encoding() {
+        assert_eq!(base64(b"client:secret"), "Y2xpZW50OnNlY3JldA==");
+        assert_eq!(base64(b"ab"), "YWI=");
+        assert_eq!(base64(b"abc"), "YWJj");
+        assert_eq!(form_encode("a b+c/="), "a%20b%2Bc%2F%3D");
+    }
 
     #[test]
     fn well_known_urls_go_before_the_path() {

@@ -1,6 +1,5 @@
 //! Checking one bearer token: a JWT against the JWKS, or anything by introspection.
 
-use std::fmt::Write as _;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use jsonwebtoken::errors::ErrorKind;
@@ -8,7 +7,7 @@ use jsonwebtoken::{Algorithm, Validation};
 use serde_json::{Map, Value};
 
 use super::error::AuthError;
-use super::fetch::read_limited;
+use super::fetch::post_form;
 use super::principal::Principal;
 use super::settings::Settings;
 
@@ -136,27 +135,14 @@ async fn introspect(settings: &Settings, token: &str) -> Result<Principal, AuthE
     let unavailable = |e: &dyn std::fmt::Display| {
         AuthError::Unavailable(format!("introspection at {}: {e}", endpoint.endpoint))
     };
-    let credentials =
-        base64(format!("{}:{}", endpoint.client_id, endpoint.client_secret).as_bytes());
-    let response = settings
-        .client
-        .post(&endpoint.endpoint)
-        .header("content-type", "application/x-www-form-urlencoded")
-        .header("accept", "application/json")
-        .header("authorization", format!("Basic {credentials}"))
-        .body(format!(
-            "token={}&token_type_hint=access_token",
-            form_encode(token)
-        ))
-        .send()
+    let credentials = (endpoint.client_id.as_str(), endpoint.client_secret.as_str());
+    let form = [("token", token), ("token_type_hint", "access_token")];
+    let (status, body) = post_form(&settings.client, &endpoint.endpoint, credentials, &form)
         .await
         .map_err(|e| unavailable(&e))?;
-    if !response.status().is_success() {
-        return Err(unavailable(&response.status()));
+    if !status.is_success() {
+        return Err(unavailable(&status));
     }
-    let body = read_limited(response, 1 << 20)
-        .await
-        .map_err(|e| unavailable(&e))?;
     let mut claims: Map<String, Value> =
         serde_json::from_slice(&body).map_err(|e| unavailable(&e))?;
     if claims.remove("active") != Some(Value::Bool(true)) {
@@ -200,53 +186,10 @@ async fn introspect(settings: &Settings, token: &str) -> Result<Principal, AuthE
     principal(claims)
 }
 
-/// `application/x-www-form-urlencoded` of one value.
-pub(super) fn form_encode(value: &str) -> String {
-    let mut out = String::with_capacity(value.len());
-    for byte in value.bytes() {
-        match byte {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' => {
-                out.push(char::from(byte));
-            }
-            _ => {
-                let _ = write!(out, "%{byte:02X}");
-            }
-        }
-    }
-    out
-}
-
-/// Standard base64 with padding (HTTP Basic credentials).
-pub(super) fn base64(bytes: &[u8]) -> String {
-    const TABLE: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
-    for chunk in bytes.chunks(3) {
-        let n = (u32::from(chunk[0]) << 16)
-            | (u32::from(*chunk.get(1).unwrap_or(&0)) << 8)
-            | u32::from(*chunk.get(2).unwrap_or(&0));
-        for i in 0..4 {
-            if i <= chunk.len() {
-                out.push(char::from(TABLE[(n >> (18 - 6 * i) & 63) as usize]));
-            } else {
-                out.push('=');
-            }
-        }
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use serde_json::json;
-
-    #[test]
-    fn base64_and_form_encoding() {
-        assert_eq!(base64(b"client:secret"), "Y2xpZW50OnNlY3JldA==");
-        assert_eq!(base64(b"ab"), "YWI=");
-        assert_eq!(base64(b"abc"), "YWJj");
-        assert_eq!(form_encode("a b+c/="), "a%20b%2Bc%2F%3D");
-    }
 
     #[test]
     fn scopes_come_from_scope_or_scp_and_the_rest_are_claims() {
