@@ -8,10 +8,7 @@ use serde_json::Value;
 const MAX_DOCUMENT: usize = 1 << 20;
 
 /// The body of `response`, refusing more than `limit` bytes.
-async fn read_limited(
-    mut response: reqwest::Response,
-    limit: usize,
-) -> Result<Vec<u8>, String> {
+async fn read_limited(mut response: reqwest::Response, limit: usize) -> Result<Vec<u8>, String> {
     let mut body = Vec::new();
     while let Some(chunk) = response.chunk().await.map_err(|e| e.to_string())? {
         if body.len() + chunk.len() > limit {

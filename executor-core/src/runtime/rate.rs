@@ -118,7 +118,15 @@ pub struct RateLimit {
 struct Limits {
     default: Option<Quota>,
     per_tool: HashMap<String, Quota>,
-    buckets: Mutex<HashMap<(String, String), Bucket>>,
+    buckets: Mutex<Buckets>,
+}
+
+/// Buckets by tool, then by caller, so a call finds its own without building a key; `count`
+/// is their number.
+#[derive(Debug, Default)]
+struct Buckets {
+    by_tool: HashMap<String, HashMap<String, Bucket>>,
+    count: usize,
 }
 
 /// A bucket as "the instant it will be full again": each call pushes it one refill later;
@@ -146,7 +154,7 @@ impl RateLimit {
             inner: Arc::new(Limits {
                 default,
                 per_tool,
-                buckets: Mutex::new(HashMap::new()),
+                buckets: Mutex::new(Buckets::default()),
             }),
         }
     }
@@ -176,22 +184,33 @@ impl RateLimit {
             .buckets
             .lock()
             .unwrap_or_else(PoisonError::into_inner);
-        if buckets.len() >= MAX_BUCKETS {
-            buckets.retain(|_, bucket| bucket.full_at > now);
+        if buckets.count >= MAX_BUCKETS {
+            for callers in buckets.by_tool.values_mut() {
+                callers.retain(|_, bucket| bucket.full_at > now);
+            }
+            buckets.by_tool.retain(|_, callers| !callers.is_empty());
+            buckets.count = buckets.by_tool.values().map(HashMap::len).sum();
         }
-        let key = (caller.to_owned(), tool.to_owned());
-        let full_at = buckets.get(&key).map_or(now, |b| b.full_at.max(now));
+        let bucket = buckets
+            .by_tool
+            .get_mut(tool)
+            .and_then(|callers| callers.get_mut(caller));
+        let full_at = bucket.as_ref().map_or(now, |b| b.full_at.max(now));
         let ahead = full_at.saturating_duration_since(now);
         let allowed_ahead = quota.every * (quota.burst - 1);
         if let Some(wait) = ahead.checked_sub(allowed_ahead).filter(|w| !w.is_zero()) {
             return Err((quota, wait));
         }
-        buckets.insert(
-            key,
-            Bucket {
-                full_at: full_at + quota.every,
-            },
-        );
+        let next = Bucket {
+            full_at: full_at + quota.every,
+        };
+        if let Some(bucket) = bucket {
+            *bucket = next;
+        } else {
+            let callers = buckets.by_tool.entry(tool.to_owned()).or_default();
+            callers.insert(caller.to_owned(), next);
+            buckets.count += 1;
+        }
         Ok(())
     }
 
@@ -309,7 +328,7 @@ mod tests {
         }
         tokio::time::advance(Duration::from_secs(2)).await;
         assert!(limit.take("new", "t").is_ok());
-        let kept = limit.inner.buckets.lock().unwrap().len();
+        let kept = limit.inner.buckets.lock().unwrap().count;
         assert_eq!(kept, 1, "the refilled buckets were dropped");
     }
 }
