@@ -12,7 +12,7 @@
 //! | `principal.rs` | [`Principal`]: subject, scopes, claims |
 //! | `resource.rs` | [`ResourceServer`] (feature `oauth`): metadata, challenges, settings |
 //! | `settings.rs` | what a resource server was configured with |
-//! | `token.rs`, `jwks.rs`, `fetch.rs` | checking a bearer token: a JWT against the cached JWKS, or RFC 7662 introspection; bounded reads of the answers |
+//! | `token.rs`, `jwks.rs`, `fetch.rs` | checking a bearer token: a JWT against the cached JWKS, or RFC 7662 introspection; `fetch.rs` the HTTP both sides share (bounded JSON reads, form POSTs with client credentials, well-known URLs, issuer metadata) |
 //! | `error.rs` | [`AuthError`] and its HTTP status |
 //! | `client.rs` | the client side: [`TokenProvider`], [`ClientCredentials`] (discovery, the client-credentials grant) |
 
