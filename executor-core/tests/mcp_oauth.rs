@@ -619,6 +619,43 @@ async fn our_client_runs_the_authorization_code_flow_with_pkce_and_then_refreshe
     );
 }
 
+/// A provider with a token the server refuses, however often it is asked.
+struct Forged;
+
+impl tool_executor::auth::TokenProvider for Forged {
+    fn token<'a>(
+        &'a self,
+        _resource: &'a str,
+        _challenge: Option<&'a str>,
+        _stale: Option<&'a str>,
+    ) -> tool_executor::tool::BoxFuture<'a, Result<String, String>> {
+        Box::pin(async { Ok("forged".to_owned()) })
+    }
+}
+
+#[tokio::test]
+async fn a_refused_token_is_a_connect_error_naming_the_challenge() {
+    use tool_executor::mcp::{McpServerConfig, McpToolExecutor};
+
+    let issuer = Issuer::start().await;
+    let served = serve_jwks(&issuer).await;
+    let config =
+        McpServerConfig::http("notes", served.resource.clone()).with_token_provider(Forged);
+    let error = McpToolExecutor::connect(config)
+        .await
+        .unwrap_err()
+        .to_string();
+    assert!(error.starts_with("MCP server `notes`: "), "{error}");
+    assert!(
+        error.contains("error=\"invalid_token\""),
+        "the server's challenge says why: {error}"
+    );
+    assert!(
+        !error.contains("Transport ["),
+        "no transport type names: {error}"
+    );
+}
+
 #[tokio::test]
 async fn our_client_refuses_to_send_credentials_to_another_issuer() {
     use tool_executor::auth::ClientCredentials;

@@ -194,7 +194,8 @@ impl McpToolExecutor {
             .await
             .map_err(|e| self.error(e))?;
         let tools = connection.service.peer().list_all_tools().await;
-        Ok((connection, tools.map_err(|e| self.error(e))?))
+        let tools = tools.map_err(|e| self.error(outcome::describe(&e)))?;
+        Ok((connection, tools))
     }
 
     /// A live connection, restarting a server that died.
