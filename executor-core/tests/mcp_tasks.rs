@@ -8,6 +8,7 @@ mod stdio_support;
 
 use std::net::SocketAddr;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use http_wire::{Body, Conn};
@@ -16,9 +17,10 @@ use stdio_support::StdioClient;
 use tokio::net::TcpListener;
 use tokio::sync::Semaphore;
 use tokio_util::sync::CancellationToken;
-use tool_executor::mcp::McpServer;
+use tool_executor::mcp::{McpServer, McpServerConfig, McpToolExecutor};
 use tool_executor::prelude::*;
 use tool_executor::task::{MemoryTaskStore, Tasks};
+use tool_executor::{FailureKind, ToolStreamChunk};
 
 const WAIT: Duration = Duration::from_secs(10);
 const TASKS: &str = "io.modelcontextprotocol/tasks";
@@ -58,6 +60,24 @@ async fn brief() -> String {
     std::future::pending().await
 }
 
+/// Set when a `watched` call's future is dropped.
+static WATCHED_DROPPED: AtomicBool = AtomicBool::new(false);
+
+struct Watch;
+
+impl Drop for Watch {
+    fn drop(&mut self) {
+        WATCHED_DROPPED.store(true, Ordering::SeqCst);
+    }
+}
+
+/// Never ends unless cancelled; notes when it is.
+#[tool(task = "required", poll = "20ms")]
+async fn watched() -> String {
+    let _watch = Watch;
+    std::future::pending().await
+}
+
 /// Never a task.
 #[tool]
 fn plain() -> &'static str {
@@ -65,7 +85,7 @@ fn plain() -> &'static str {
 }
 
 fn server() -> McpServer {
-    tool_executor::mcp_server!(toolset![report, add, hang, refuse, brief, plain])
+    tool_executor::mcp_server!(toolset![report, add, hang, refuse, brief, watched, plain])
 }
 
 /// The per-request `_meta` of 2026-07-28, declaring the tasks extension or not.
@@ -409,4 +429,88 @@ async fn two_replicas_on_one_store_read_and_cancel_each_others_tasks() {
     get_until(one, &id, "cancelled").await;
     stop_one.cancel();
     stop_two.cancel();
+}
+
+/// Our client on `server` over streamable HTTP (stateful, or stateless).
+async fn client(stateless: bool) -> (McpToolExecutor, CancellationToken) {
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}/mcp", listener.local_addr().unwrap());
+    let shutdown = CancellationToken::new();
+    let server = server().with_stateless_http(stateless);
+    tokio::spawn(server.serve_http_on(listener, shutdown.clone()));
+    let config = McpServerConfig::http("tasks", url);
+    let executor = tokio::time::timeout(WAIT, McpToolExecutor::connect(config))
+        .await
+        .unwrap()
+        .unwrap();
+    (executor, shutdown)
+}
+
+#[tokio::test]
+async fn our_client_follows_a_task_and_returns_its_result_as_a_plain_call_would() {
+    for stateless in [false, true] {
+        let (executor, shutdown) = client(stateless).await;
+        // `add` is a task only because our client declares the extension.
+        let sum = executor.execute("add", &json!({"a": 2, "b": 40})).await;
+        assert_eq!(sum.unwrap(), json!(42), "stateless: {stateless}");
+
+        let mut rx = executor
+            .execute_stream("report", &json!({"title": "q4"}), "r-1")
+            .await
+            .unwrap();
+        let mut chunks = Vec::new();
+        loop {
+            let chunk = tokio::time::timeout(WAIT, rx.recv())
+                .await
+                .expect("the stream goes on")
+                .expect("the stream ends with a terminal chunk");
+            if matches!(&chunk, ToolStreamChunk::Progress { message: Some(m), .. } if m == "writing q4")
+            {
+                GATE.add_permits(1);
+            }
+            let last = chunk.is_terminal();
+            chunks.push(chunk);
+            if last {
+                break;
+            }
+        }
+        assert_eq!(
+            chunks.last(),
+            Some(&ToolStreamChunk::Done {
+                result: Some(json!("report: q4"))
+            }),
+            "{chunks:?}"
+        );
+        let messages: Vec<_> = chunks
+            .iter()
+            .filter_map(|c| match c {
+                ToolStreamChunk::Progress { message, .. } => message.as_deref(),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(messages, ["writing q4"], "each status message once");
+
+        // A tool error comes back as the plain call's failure would.
+        let refused = executor.execute("refuse", &json!({"why": "no data"})).await;
+        assert!(refused.unwrap_err().contains("no data"));
+        shutdown.cancel();
+    }
+}
+
+#[tokio::test]
+async fn a_call_our_client_stops_waiting_for_cancels_its_task() {
+    let (executor, shutdown) = client(true).await;
+    let ctx = ToolContext::new().with_timeout(Duration::from_millis(200));
+    let outcome = executor
+        .execute_with_context("watched", &json!({}), ctx)
+        .await;
+    assert_eq!(outcome.unwrap_err().kind(), FailureKind::Timeout);
+    tokio::time::timeout(WAIT, async {
+        while !WATCHED_DROPPED.load(Ordering::SeqCst) {
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+    })
+    .await
+    .expect("tasks/cancel reached the server, which dropped the call");
+    shutdown.cancel();
 }
