@@ -246,6 +246,7 @@ pub mod search;
 #[cfg(feature = "subprocess")]
 #[cfg_attr(docsrs, doc(cfg(feature = "subprocess")))]
 pub mod subprocess;
+pub mod task;
 pub mod tool;
 pub mod transform;
 mod transport;

@@ -21,6 +21,7 @@ mod server;
 #[cfg(feature = "mcp-http")]
 mod sessions;
 mod stdio;
+mod tasks;
 
 pub use client::{
     DEFAULT_HANDSHAKE_TIMEOUT, McpClientError, McpProtocol, McpServerConfig, McpToolExecutor,

@@ -9,6 +9,7 @@ mod http;
 mod lifecycle;
 mod outcome;
 mod progress;
+mod task;
 mod transport;
 
 use std::collections::HashMap;
@@ -297,6 +298,8 @@ impl McpToolExecutor {
         guard.disarm();
         match result? {
             ServerResult::CallToolResult(result) => Ok(result),
+            // The server runs the call as a task (`task.rs`).
+            ServerResult::CreateTaskResult(created) => task::follow(peer, created, ctx).await,
             _ => Err(ServiceError::UnexpectedResponse),
         }
     }
