@@ -230,9 +230,11 @@
 #[cfg_attr(docsrs, doc(cfg(feature = "a2a")))]
 pub mod agent;
 pub mod auth;
+mod base64;
 #[cfg(any(feature = "car-ir", feature = "car-ws"))]
 #[cfg_attr(docsrs, doc(cfg(any(feature = "car-ir", feature = "car-ws"))))]
 pub mod car;
+pub mod catalog;
 pub mod contract;
 pub mod failure;
 #[cfg(feature = "mcp")]

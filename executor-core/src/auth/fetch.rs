@@ -56,7 +56,10 @@ pub(super) async fn post_form(
         .header("accept", "application/json")
         .header(
             "authorization",
-            format!("Basic {}", base64(format!("{id}:{secret}").as_bytes())),
+            format!(
+                "Basic {}",
+                crate::base64::encode(format!("{id}:{secret}").as_bytes())
+            ),
         )
         .body(body)
         .send()
@@ -76,25 +79,6 @@ fn form_encode(value: &str) -> String {
             }
             _ => {
                 let _ = write!(out, "%{byte:02X}");
-            }
-        }
-    }
-    out
-}
-
-/// Standard base64 with padding (HTTP Basic credentials).
-fn base64(bytes: &[u8]) -> String {
-    const TABLE: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
-    for chunk in bytes.chunks(3) {
-        let n = (u32::from(chunk[0]) << 16)
-            | (u32::from(*chunk.get(1).unwrap_or(&0)) << 8)
-            | u32::from(*chunk.get(2).unwrap_or(&0));
-        for i in 0..4 {
-            if i <= chunk.len() {
-                out.push(char::from(TABLE[(n >> (18 - 6 * i) & 63) as usize]));
-            } else {
-                out.push('=');
             }
         }
     }
@@ -147,10 +131,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn base64_and_form_encoding() {
-        assert_eq!(base64(b"client:secret"), "Y2xpZW50OnNlY3JldA==");
-        assert_eq!(base64(b"ab"), "YWI=");
-        assert_eq!(base64(b"abc"), "YWJj");
+    fn form_encoding() {
         assert_eq!(form_encode("a b+c/="), "a%20b%2Bc%2F%3D");
     }
 

@@ -9,6 +9,7 @@
 //! tool's failure (invalid arguments and panics included) is an `isError` result the model
 //! reads; only an unknown tool or a malformed request is a JSON-RPC error.
 
+mod catalog;
 mod client;
 mod context;
 mod convert;
@@ -22,6 +23,7 @@ mod server;
 mod sessions;
 mod stdio;
 
+pub use catalog::ClientModel;
 pub use client::{
     DEFAULT_HANDSHAKE_TIMEOUT, McpClientError, McpProtocol, McpServerConfig, McpToolExecutor,
 };

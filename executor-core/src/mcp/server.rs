@@ -6,9 +6,12 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 use rmcp::ServerHandler;
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, ErrorCode, ErrorData, Implementation, ListToolsResult,
-    PaginatedRequestParams, ProgressNotificationParam, ProgressToken, ServerCapabilities,
-    ServerConfig, SubscriptionFilter,
+    CallToolRequestParams, CallToolResponse, CompleteRequestParams, CompleteResult, ErrorCode,
+    ErrorData, GetPromptRequestParams, GetPromptResponse, Implementation, ListPromptsResult,
+    ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, PaginatedRequestParams,
+    ProgressNotificationParam, ProgressToken, ReadResourceRequestParams, ReadResourceResponse,
+    ServerCapabilities, ServerConfig, SubscribeRequestParams, SubscriptionFilter,
+    UnsubscribeRequestParams,
 };
 use rmcp::service::{NotificationContext, Peer, RequestContext, RoleServer, SubscriptionContext};
 use serde_json::Value;
@@ -102,6 +105,8 @@ pub(crate) struct Inner {
     /// first: rmcp acknowledges the request before `listen` runs, and a change the client
     /// makes right after the acknowledgment must still reach it.
     listens: Mutex<std::collections::VecDeque<ListChanges>>,
+    /// Prompts, resources, log levels and subscriptions (`mcp/catalog.rs`).
+    pub(crate) offer: Arc<super::catalog::Offer>,
 }
 
 /// The most `listens` kept (one per listen request between its arrival and its `listen`;
@@ -161,6 +166,7 @@ impl McpServer {
                 #[cfg(all(feature = "mcp-http", feature = "oauth"))]
                 oauth: None,
                 catalog: Mutex::new(None),
+                offer: Arc::default(),
             }),
             session: None,
         }
@@ -185,6 +191,7 @@ impl McpServer {
                 catalog: Mutex::new(None),
                 list_changed: shared.list_changed,
                 listens: Mutex::default(),
+                offer: Arc::new(shared.offer.fresh()),
             },
         };
         f(&mut inner);
@@ -384,12 +391,12 @@ impl McpServer {
             .collect()
     }
 
-    /// Whether results of `tool` are wrapped as `{"result": …}`: from the cached listing, or
-    /// for a tool only this caller sees, from its spec.
-    fn wraps(&self, tool: &str, context: &RequestContext<RoleServer>) -> Option<bool> {
+    /// How results of `tool` are shaped (wrapped as `{"result": …}`, content blocks): from the
+    /// cached listing, or for a tool only this caller sees, from its spec.
+    fn wraps(&self, tool: &str, context: &RequestContext<RoleServer>) -> Option<convert::Shape> {
         let catalog = self.catalog();
         if let Some(&i) = catalog.index.get(tool) {
-            return Some(catalog.tools[i].wrap);
+            return Some(catalog.tools[i].wrap.clone());
         }
         let specs = self.inner.executor.specs_for(&self.caller_of(context));
         specs
@@ -415,6 +422,11 @@ impl McpServer {
                 }
             }
         }
+    }
+
+    /// What the server offers beside tools.
+    pub(crate) fn offer(&self) -> &super::catalog::Offer {
+        &self.inner.offer
     }
 
     /// The served executor.
@@ -479,7 +491,9 @@ impl McpServer {
         if let Some(key) = key {
             ctx = ctx.with_idempotency_key(key);
         }
-        if let Some(session) = self.session_of(&context) {
+        let session = self.session_of(&context);
+        ctx = self.attach_client(ctx, &request.name, &context, session.as_deref());
+        if let Some(session) = session {
             ctx = ctx.with_session_id(session);
         }
         ctx = self.inner.context.attach(ctx, &context);
@@ -568,7 +582,7 @@ async fn forward_progress(
 
 impl ServerHandler for McpServer {
     fn get_info(&self) -> ServerConfig {
-        let capabilities = if self.inner.list_changed {
+        let mut capabilities = if self.inner.list_changed {
             ServerCapabilities::builder()
                 .enable_tools()
                 .enable_tool_list_changed()
@@ -576,6 +590,7 @@ impl ServerHandler for McpServer {
         } else {
             ServerCapabilities::builder().enable_tools().build()
         };
+        self.inner.offer.capabilities(&mut capabilities);
         let config = ServerConfig::new(capabilities).with_server_info(self.inner.info.clone());
         match &self.inner.instructions {
             Some(text) => config.with_instructions(text.clone()),
@@ -660,5 +675,83 @@ impl ServerHandler for McpServer {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         self.call(request, context).await
+    }
+
+    // Prompts, resources, completion and logging: `mcp/catalog.rs`.
+
+    #[allow(deprecated)] // Logging is legacy in 2026-07-28 (SEP-2577) and current in 2025-11-25.
+    async fn set_level(
+        &self,
+        request: rmcp::model::SetLevelRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.set_log_level(request.level, self.session_of(&context).as_deref());
+        Ok(())
+    }
+
+    async fn list_prompts(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListPromptsResult, ErrorData> {
+        self.list_prompts_wire()
+    }
+
+    async fn get_prompt(
+        &self,
+        request: GetPromptRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<GetPromptResponse, ErrorData> {
+        Ok(self.get_prompt_wire(request).await?.into())
+    }
+
+    async fn list_resources(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, ErrorData> {
+        self.list_resources_wire()
+    }
+
+    async fn list_resource_templates(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourceTemplatesResult, ErrorData> {
+        self.list_templates_wire()
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, ErrorData> {
+        Ok(self.read_resource_wire(request).await?.into())
+    }
+
+    async fn subscribe(
+        &self,
+        request: SubscribeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        let session = self.session_of(&context);
+        self.subscribe_wire(request.uri, &context, session.as_deref())
+    }
+
+    async fn unsubscribe(
+        &self,
+        request: UnsubscribeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.unsubscribe_wire(&request.uri, self.session_of(&context).as_deref());
+        Ok(())
+    }
+
+    async fn complete(
+        &self,
+        request: CompleteRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CompleteResult, ErrorData> {
+        self.complete_wire(&request)
     }
 }
