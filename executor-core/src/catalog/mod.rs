@@ -10,7 +10,7 @@
 
 pub(crate) mod args;
 mod prompt;
-mod resource;
+pub(crate) mod resource;
 mod set;
 
 pub use prompt::{

@@ -127,6 +127,18 @@ pub enum ResourceUri {
     Template(UriTemplate),
 }
 
+/// The address of a `#[resource(template = …)]` (what generated code calls): the macro checked
+/// the template with the same rules, so the fallback, a fixed URI that is the text itself, is
+/// never taken.
+#[doc(hidden)]
+#[must_use]
+pub fn template(text: &str) -> ResourceUri {
+    UriTemplate::parse(text).map_or_else(
+        |_| ResourceUri::Fixed(text.to_owned()),
+        ResourceUri::Template,
+    )
+}
+
 /// What `resources/list` (or `resources/templates/list`) shows of one resource.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ResourceSpec {
