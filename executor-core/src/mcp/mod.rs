@@ -22,6 +22,7 @@ mod server;
 #[cfg(feature = "mcp-http")]
 mod sessions;
 mod stdio;
+pub mod testing;
 
 pub use catalog::ClientModel;
 pub use client::{
