@@ -77,6 +77,10 @@ pub struct PromptResult {
 /// What a `#[prompt]` function may return: messages, one message, a text (one user message),
 /// a [`PromptResult`], or a `Result` of one of them whose error converts into a
 /// [`ToolFailure`].
+#[diagnostic::on_unimplemented(
+    message = "a `#[prompt]` cannot return `{Self}`",
+    note = "return a `PromptMessage`, a `Vec<PromptMessage>`, a `String` (one user message), a `PromptResult`, or a `Result` of one of them"
+)]
 pub trait IntoPromptResult {
     /// The result, or the failure the client is told.
     ///

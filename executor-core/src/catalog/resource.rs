@@ -157,6 +157,10 @@ pub struct ResourceSpec {
 /// What a `#[resource]` function may return: a text (with the resource's MIME type), bytes
 /// (`Vec<u8>`, base64 on the wire), [`ResourceContents`], a list of them, or a `Result` of one
 /// of them whose error converts into a [`ToolFailure`].
+#[diagnostic::on_unimplemented(
+    message = "a `#[resource]` cannot return `{Self}`",
+    note = "return a `String` (text), a `Vec<u8>` (bytes), `ResourceContents`, a `Vec<ResourceContents>`, or a `Result` of one of them"
+)]
 pub trait IntoContents {
     /// The contents of `uri` (whose listing says `mime_type`).
     ///

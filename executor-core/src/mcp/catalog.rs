@@ -7,75 +7,26 @@
 // least a year and are what 2025-11-25 clients (and the conformance suite) use.
 #![allow(deprecated)]
 
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, PoisonError};
 
 use rmcp::model::{
     CompleteRequestParams, CompleteResult, CompletionInfo, ErrorCode, ErrorData,
     GetPromptRequestParams, GetPromptResult, ListPromptsResult, ListResourceTemplatesResult,
     ListResourcesResult, LoggingLevel, LoggingMessageNotificationParam, ReadResourceRequestParams,
-    ReadResourceResult, Reference, ResourceUpdatedNotificationParam, ServerCapabilities,
+    ReadResourceResult, Reference, ResourceUpdatedNotificationParam,
 };
 use rmcp::service::{Peer, RequestContext, RoleServer};
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 
+use super::offer::{MAX_LOG_LEVELS, MAX_SUBSCRIPTIONS, Offer};
 use super::server::McpServer;
 use crate::catalog::{Catalog, CatalogError, CompletionRef, ResourceSpec, ResourceUri};
 use crate::failure::{FailureKind, ToolFailure};
 use crate::tool::{BoxFuture, LogLevel, LogSink, Logger, ToolContext};
 
-/// The most sessions whose log level is kept (`logging/setLevel`); past it the oldest choice
-/// is forgotten (that session falls back to no messages until it sets a level again).
-const MAX_LOG_LEVELS: usize = 4096;
-
-/// The most subscriptions kept across URIs and sessions; past it a subscription is refused.
-const MAX_SUBSCRIPTIONS: usize = 16_384;
-
 /// MCP's error code for a resource that does not exist.
 const RESOURCE_NOT_FOUND: i32 = -32002;
-
-/// What a server keeps for its catalog, log levels and subscriptions.
-#[derive(Default)]
-pub(crate) struct Offer {
-    catalog: Option<Arc<Catalog>>,
-    /// The level each session chose, in the order chosen (oldest first).
-    levels: Mutex<Vec<(Arc<str>, LogLevel)>>,
-    /// Per URI, the sessions subscribed and their peers.
-    subscriptions: Mutex<HashMap<String, Vec<(Option<Arc<str>>, Peer<RoleServer>)>>>,
-}
-
-impl Offer {
-    pub(crate) fn with_catalog(catalog: Catalog) -> Self {
-        Self {
-            catalog: Some(Arc::new(catalog)),
-            ..Self::default()
-        }
-    }
-
-    /// The same catalog, without the sessions' state (a server edited after it was shared).
-    pub(crate) fn fresh(&self) -> Self {
-        Self {
-            catalog: self.catalog.clone(),
-            ..Self::default()
-        }
-    }
-
-    /// Adds what the catalog and logging serve to `capabilities`.
-    pub(crate) fn capabilities(&self, capabilities: &mut ServerCapabilities) {
-        capabilities.logging = Some(serde_json::Map::new());
-        let Some(catalog) = &self.catalog else { return };
-        capabilities.completions = Some(serde_json::Map::new());
-        if catalog.has_prompts() {
-            capabilities.prompts = Some(rmcp::model::PromptsCapability::default());
-        }
-        if catalog.has_resources() {
-            let mut resources = rmcp::model::ResourcesCapability::default();
-            resources.subscribe = Some(true);
-            capabilities.resources = Some(resources);
-        }
-    }
-}
 
 fn level_of(level: LoggingLevel) -> LogLevel {
     // The same eight names on both sides.

@@ -17,6 +17,7 @@ mod convert;
 mod limits;
 #[cfg(all(feature = "mcp-http", feature = "oauth"))]
 mod oauth;
+mod offer;
 mod serve;
 mod server;
 #[cfg(feature = "mcp-http")]

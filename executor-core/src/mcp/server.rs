@@ -106,7 +106,7 @@ pub(crate) struct Inner {
     /// makes right after the acknowledgment must still reach it.
     listens: Mutex<std::collections::VecDeque<ListChanges>>,
     /// Prompts, resources, log levels and subscriptions (`mcp/catalog.rs`).
-    pub(crate) offer: Arc<super::catalog::Offer>,
+    pub(crate) offer: Arc<super::offer::Offer>,
 }
 
 /// The most `listens` kept (one per listen request between its arrival and its `listen`;
@@ -425,7 +425,7 @@ impl McpServer {
     }
 
     /// What the server offers beside tools.
-    pub(crate) fn offer(&self) -> &super::catalog::Offer {
+    pub(crate) fn offer(&self) -> &super::offer::Offer {
         &self.inner.offer
     }
 

@@ -26,7 +26,12 @@ pub fn prompt(args: TokenStream, input: TokenStream) -> TokenStream {
         let mut errors = Errors::default();
         let attr = PromptAttr::parse(args, &mut errors);
         let model = CatalogFn::from_syn(&mut func, "#[prompt]", &mut errors);
-        *on_error = Fallback::Items(expand::fallback(&func, &attr.krate()));
+        // A method (inside an `impl` block) cannot take the struct beside it: the method alone.
+        *on_error = Fallback::Items(if func.sig.receiver().is_some() {
+            quote::ToTokens::to_token_stream(&func)
+        } else {
+            expand::fallback(&func, &attr.krate())
+        });
         catalog_fn::check_description(&model, "prompt", attr.description.is_some(), &mut errors);
         if let Some(name) = &attr.name
             && name.value().trim().is_empty()

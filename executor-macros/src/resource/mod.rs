@@ -27,7 +27,12 @@ pub fn resource(args: TokenStream, input: TokenStream) -> TokenStream {
         let mut errors = Errors::default();
         let attr = ResourceAttr::parse(args, &mut errors);
         let model = CatalogFn::from_syn(&mut func, "#[resource]", &mut errors);
-        *on_error = Fallback::Items(expand::fallback(&func, &attr.krate()));
+        // A method (inside an `impl` block) cannot take the struct beside it: the method alone.
+        *on_error = Fallback::Items(if func.sig.receiver().is_some() {
+            quote::ToTokens::to_token_stream(&func)
+        } else {
+            expand::fallback(&func, &attr.krate())
+        });
         catalog_fn::check_description(&model, "resource", attr.description.is_some(), &mut errors);
         let variables = check::check_uri(&attr, &model, &mut errors);
         errors.finish()?;
