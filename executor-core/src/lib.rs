@@ -230,9 +230,11 @@
 #[cfg_attr(docsrs, doc(cfg(feature = "a2a")))]
 pub mod agent;
 pub mod auth;
+mod base64;
 #[cfg(any(feature = "car-ir", feature = "car-ws"))]
 #[cfg_attr(docsrs, doc(cfg(any(feature = "car-ir", feature = "car-ws"))))]
 pub mod car;
+pub mod catalog;
 pub mod contract;
 pub mod failure;
 #[cfg(feature = "mcp")]
@@ -266,7 +268,7 @@ pub use tool_executor_macros::ToolFailure;
 #[cfg(feature = "a2a")]
 #[cfg_attr(docsrs, doc(cfg(feature = "a2a")))]
 pub use tool_executor_macros::{agent, agent_executor};
-pub use tool_executor_macros::{tool, tools, toolset};
+pub use tool_executor_macros::{prompt, resource, tool, tools, toolset};
 
 #[cfg(feature = "a2a-client")]
 #[cfg_attr(docsrs, doc(cfg(feature = "a2a-client")))]
@@ -286,6 +288,8 @@ pub use subprocess::{SubprocessTool, SubprocessToolExecutor};
 /// import `tool_executor::{ToolSet, …}` by name where you need them (`#[tool]` gives every
 /// tool an inherent `spec()`, so the `Tool` trait is rarely needed).
 pub mod prelude {
-    pub use crate::{ToolContext, ToolExecutor, ToolFailure, tool, tools, toolset};
+    pub use crate::{
+        ToolContext, ToolExecutor, ToolFailure, catalog, prompt, resource, tool, tools, toolset,
+    };
     pub use serde_json::json;
 }

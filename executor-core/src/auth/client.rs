@@ -221,7 +221,7 @@ impl ClientCredentials {
             "aud": audience,
             "iat": now,
             "exp": now + 60,
-            "jti": super::fetch::base64url(&jti),
+            "jti": crate::base64::encode_url(&jti),
         });
         jsonwebtoken::encode(&jsonwebtoken::Header::new(algorithm), &claims, key)
             .map_err(|e| format!("cannot sign the client assertion: {e}"))

@@ -13,7 +13,8 @@ use tokio::sync::Mutex;
 
 use super::client::{Granted, TokenProvider, request_token};
 use super::discovery::{Discovered, discover, parameter};
-use super::fetch::{ClientAuth, base64url, default_client, form_encode, post_json};
+use super::fetch::{ClientAuth, default_client, form_encode, post_json};
+use crate::base64::encode_url as base64url;
 use crate::tool::BoxFuture;
 
 /// Where the user consents: given the authorization URL, it returns the URL the authorization

@@ -89,7 +89,7 @@ pub(super) async fn post_form(
             let pair = format!("{}:{}", form_encode(id), form_encode(secret));
             request = request.header(
                 "authorization",
-                format!("Basic {}", base64(pair.as_bytes())),
+                format!("Basic {}", crate::base64::encode(pair.as_bytes())),
             );
         }
         ClientAuth::Post(id, secret) => {
@@ -137,41 +137,6 @@ pub(super) fn form_encode(value: &str) -> String {
             }
             _ => {
                 let _ = write!(out, "%{byte:02X}");
-            }
-        }
-    }
-    out
-}
-
-/// Standard base64 with padding (HTTP Basic credentials).
-fn base64(bytes: &[u8]) -> String {
-    encode64(
-        bytes,
-        b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/",
-        true,
-    )
-}
-
-/// base64url without padding (RFC 4648 §5: PKCE verifiers and challenges, `state`).
-pub(super) fn base64url(bytes: &[u8]) -> String {
-    encode64(
-        bytes,
-        b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_",
-        false,
-    )
-}
-
-fn encode64(bytes: &[u8], table: &[u8; 64], pad: bool) -> String {
-    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
-    for chunk in bytes.chunks(3) {
-        let n = (u32::from(chunk[0]) << 16)
-            | (u32::from(*chunk.get(1).unwrap_or(&0)) << 8)
-            | u32::from(*chunk.get(2).unwrap_or(&0));
-        for i in 0..4 {
-            if i <= chunk.len() {
-                out.push(char::from(table[(n >> (18 - 6 * i) & 63) as usize]));
-            } else if pad {
-                out.push('=');
             }
         }
     }
@@ -251,12 +216,8 @@ mod tests {
     use super::*;
 
     #[test]
-    fn base64_and_form_encoding() {
-        assert_eq!(base64(b"client:secret"), "Y2xpZW50OnNlY3JldA==");
-        assert_eq!(base64(b"ab"), "YWI=");
-        assert_eq!(base64(b"abc"), "YWJj");
+    fn form_encoding() {
         assert_eq!(form_encode("a b+c/="), "a%20b%2Bc%2F%3D");
-        assert_eq!(base64url(&[0xfb, 0xff]), "-_8");
     }
 
     #[test]

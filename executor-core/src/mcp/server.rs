@@ -6,9 +6,12 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 use rmcp::ServerHandler;
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CancelTaskParams, ErrorCode, ErrorData, GetTaskParams,
-    GetTaskResult, Implementation, ListToolsResult, PaginatedRequestParams,
-    ProgressNotificationParam, ProgressToken, ServerCapabilities, ServerConfig, SubscriptionFilter,
+    CallToolRequestParams, CallToolResponse, CancelTaskParams, CompleteRequestParams,
+    CompleteResult, ErrorCode, ErrorData, GetPromptRequestParams, GetPromptResponse, GetTaskParams,
+    GetTaskResult, Implementation, ListPromptsResult, ListResourceTemplatesResult,
+    ListResourcesResult, ListToolsResult, PaginatedRequestParams, ProgressNotificationParam,
+    ProgressToken, ReadResourceRequestParams, ReadResourceResponse, ServerCapabilities,
+    ServerConfig, SubscribeRequestParams, SubscriptionFilter, UnsubscribeRequestParams,
     UpdateTaskParams,
 };
 use rmcp::service::{NotificationContext, Peer, RequestContext, RoleServer, SubscriptionContext};
@@ -106,6 +109,8 @@ pub(crate) struct Inner {
     /// Where calls that run as tasks are kept; `None` when no tool can be one and
     /// `with_tasks` was not called (see `mcp/tasks.rs`).
     pub(super) tasks: Option<crate::task::Tasks>,
+    /// Prompts, resources, log levels and subscriptions (`mcp/catalog.rs`).
+    pub(crate) offer: Arc<super::offer::Offer>,
 }
 
 /// The most `listens` kept (one per listen request between its arrival and its `listen`;
@@ -167,6 +172,7 @@ impl McpServer {
                 oauth: None,
                 catalog: Mutex::new(None),
                 tasks,
+                offer: Arc::default(),
             }),
             session: None,
         }
@@ -192,6 +198,7 @@ impl McpServer {
                 list_changed: shared.list_changed,
                 listens: Mutex::default(),
                 tasks: shared.tasks.clone(),
+                offer: Arc::new(shared.offer.fresh()),
             },
         };
         f(&mut inner);
@@ -447,12 +454,12 @@ impl McpServer {
         )
     }
 
-    /// Whether results of `tool` are wrapped as `{"result": …}`: from the cached listing, or
-    /// for a tool only this caller sees, from its spec.
-    fn wraps(&self, tool: &str, context: &RequestContext<RoleServer>) -> Option<bool> {
+    /// How results of `tool` are shaped (wrapped as `{"result": …}`, content blocks): from the
+    /// cached listing, or for a tool only this caller sees, from its spec.
+    fn wraps(&self, tool: &str, context: &RequestContext<RoleServer>) -> Option<convert::Shape> {
         let catalog = self.catalog();
         if let Some(&i) = catalog.index.get(tool) {
-            return Some(catalog.tools[i].wrap);
+            return Some(catalog.tools[i].wrap.clone());
         }
         let specs = self.inner.executor.specs_for(&self.caller_of(context));
         specs
@@ -478,6 +485,11 @@ impl McpServer {
                 }
             }
         }
+    }
+
+    /// What the server offers beside tools.
+    pub(crate) fn offer(&self) -> &super::offer::Offer {
+        &self.inner.offer
     }
 
     /// The served executor.
@@ -541,7 +553,9 @@ impl McpServer {
         if let Some(key) = key {
             ctx = ctx.with_idempotency_key(key);
         }
-        if let Some(session) = self.session_of(&context) {
+        let session = self.session_of(&context);
+        ctx = self.attach_client(ctx, &request.name, &context, session.as_deref());
+        if let Some(session) = session {
             ctx = ctx.with_session_id(session);
         }
         ctx = self.inner.context.attach(ctx, &context);
@@ -651,6 +665,7 @@ impl ServerHandler for McpServer {
         if self.inner.tasks.is_some() {
             super::tasks::advertise(&mut capabilities);
         }
+        self.inner.offer.capabilities(&mut capabilities);
         let config = ServerConfig::new(capabilities).with_server_info(self.inner.info.clone());
         match &self.inner.instructions {
             Some(text) => config.with_instructions(text.clone()),
@@ -759,5 +774,83 @@ impl ServerHandler for McpServer {
         _context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
         super::tasks::cancel(self.tasks()?, &request.task_id).await
+    }
+
+    // Prompts, resources, completion and logging: `mcp/catalog.rs`.
+
+    #[allow(deprecated)] // Logging is legacy in 2026-07-28 (SEP-2577) and current in 2025-11-25.
+    async fn set_level(
+        &self,
+        request: rmcp::model::SetLevelRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.set_log_level(request.level, self.session_of(&context).as_deref());
+        Ok(())
+    }
+
+    async fn list_prompts(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListPromptsResult, ErrorData> {
+        self.list_prompts_wire()
+    }
+
+    async fn get_prompt(
+        &self,
+        request: GetPromptRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<GetPromptResponse, ErrorData> {
+        Ok(self.get_prompt_wire(request).await?.into())
+    }
+
+    async fn list_resources(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, ErrorData> {
+        self.list_resources_wire()
+    }
+
+    async fn list_resource_templates(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourceTemplatesResult, ErrorData> {
+        self.list_templates_wire()
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, ErrorData> {
+        Ok(self.read_resource_wire(request).await?.into())
+    }
+
+    async fn subscribe(
+        &self,
+        request: SubscribeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        let session = self.session_of(&context);
+        self.subscribe_wire(request.uri, &context, session.as_deref())
+    }
+
+    async fn unsubscribe(
+        &self,
+        request: UnsubscribeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.unsubscribe_wire(&request.uri, self.session_of(&context).as_deref());
+        Ok(())
+    }
+
+    async fn complete(
+        &self,
+        request: CompleteRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CompleteResult, ErrorData> {
+        self.complete_wire(&request)
     }
 }

@@ -70,7 +70,7 @@ pub(super) async fn start(
     params: Value,
     ctx: ToolContext,
     settings: TaskSpec,
-    wrap: Option<bool>,
+    wrap: Option<convert::Shape>,
 ) -> Result<CallToolResponse, ErrorData> {
     let tool = name.clone();
     let call = move |ctx: ToolContext| -> crate::tool::BoxFuture<'static, _> {
@@ -93,7 +93,10 @@ pub(super) async fn start(
 
 /// A finished call as the task's outcome: the `CallToolResult` (a tool's failure included, as
 /// `isError`), or the JSON-RPC error a plain call would have answered.
-fn finish(outcome: Result<ToolExecution, ToolFailure>, wrap: Option<bool>) -> TaskOutcome {
+fn finish(
+    outcome: Result<ToolExecution, ToolFailure>,
+    wrap: Option<convert::Shape>,
+) -> TaskOutcome {
     let result = match outcome {
         Ok(execution) => convert::success(execution.output, wrap),
         Err(failure) => match for_mcp(&failure) {

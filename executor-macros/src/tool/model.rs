@@ -218,7 +218,7 @@ impl ToolFn {
         Some(Param::Arg(Box::new(Arg {
             json_name,
             decode: decode_of(&ty),
-            is_option: is_option(&ty),
+            is_option: util::is_option(&ty),
             ty,
             default: attr
                 .default
@@ -354,10 +354,6 @@ fn decode_of(ty: &Type) -> Decode {
         }
         _ => Decode::Owned,
     }
-}
-
-fn is_option(ty: &Type) -> bool {
-    matches!(ty, Type::Path(p) if p.qself.is_none() && p.path.segments.last().is_some_and(|s| s.ident == "Option" && !s.arguments.is_empty()))
 }
 
 fn ret_of(output: &ReturnType) -> Ret {
