@@ -234,6 +234,7 @@ pub mod auth;
 #[cfg_attr(docsrs, doc(cfg(any(feature = "car-ir", feature = "car-ws"))))]
 pub mod car;
 pub mod contract;
+pub mod elicit;
 pub mod failure;
 #[cfg(feature = "mcp")]
 #[cfg_attr(docsrs, doc(cfg(feature = "mcp")))]

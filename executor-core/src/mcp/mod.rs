@@ -12,6 +12,7 @@
 mod client;
 mod context;
 mod convert;
+mod elicit;
 #[cfg(feature = "mcp-http")]
 mod limits;
 #[cfg(all(feature = "mcp-http", feature = "oauth"))]

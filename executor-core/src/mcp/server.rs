@@ -483,6 +483,7 @@ impl McpServer {
             ctx = ctx.with_session_id(session);
         }
         ctx = self.inner.context.attach(ctx, &context);
+        ctx = super::elicit::attach(ctx, &context, self.inner.stateless_http);
         // Dropped when the call is done: what tells the forwarder to stop waiting for chunks.
         let mut done = None;
         let forwarder = context.meta.get_progress_token().map(|token| {
