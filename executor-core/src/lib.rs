@@ -236,6 +236,7 @@ mod base64;
 pub mod car;
 pub mod catalog;
 pub mod contract;
+pub mod elicit;
 pub mod failure;
 #[cfg(feature = "mcp")]
 #[cfg_attr(docsrs, doc(cfg(feature = "mcp")))]

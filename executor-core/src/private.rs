@@ -14,6 +14,9 @@ pub use ::std::sync::{Arc, OnceLock};
 pub use ::std::time::Duration;
 pub use ::tokio::sync::mpsc::Receiver;
 
+pub use crate::elicit::{
+    Answers, Field, Form, FormChoice, FormError, FormField, choice_decode, choice_schema,
+};
 pub use crate::failure::support::{
     AttachDebug, AttachError, AttachNone, AttachOwned, CodesProbe, DerivedCodes, NoCodes,
     SourceProbe, data_value, failure_message,

@@ -80,6 +80,12 @@ const SYNONYMS: &[(&str, &str)] = &[
     ("default_value", "default"),
     ("krate", "crate"),
     ("crate_path", "crate"),
+    // #[form].
+    ("minimum", "min"),
+    ("maximum", "max"),
+    ("min_len", "min_length"),
+    ("max_len", "max_length"),
+    ("public", "not_secret"),
     // #[agent].
     ("title", "name"),
     ("skills", "skill"),

@@ -13,6 +13,7 @@ mod catalog;
 mod client;
 mod context;
 mod convert;
+mod elicit;
 #[cfg(feature = "mcp-http")]
 mod limits;
 #[cfg(all(feature = "mcp-http", feature = "oauth"))]

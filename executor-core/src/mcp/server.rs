@@ -569,6 +569,7 @@ impl McpServer {
             return super::tasks::start(tasks, executor, name, params, ctx, settings, wrap).await;
         }
         ctx = ctx.with_cancellation(context.ct.clone());
+        ctx = super::elicit::attach(ctx, &context, self.inner.stateless_http);
         // Dropped when the call is done: what tells the forwarder to stop waiting for chunks.
         let mut done = None;
         let forwarder = context.meta.get_progress_token().map(|token| {
