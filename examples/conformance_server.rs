@@ -131,9 +131,9 @@ fn cities(prefix: &str) -> Vec<String> {
 fn test_prompt_with_arguments(
     /// First test argument.
     #[arg(complete = cities)]
-    arg1: String,
+    arg1: &str,
     /// Second test argument.
-    arg2: String,
+    arg2: &str,
 ) -> PromptMessage {
     PromptMessage::user(format!(
         "Prompt with arguments: arg1='{arg1}', arg2='{arg2}'"
@@ -198,7 +198,7 @@ fn static_binary() -> ResourceContents {
     name = "template",
     mime_type = "application/json"
 )]
-fn template_data(id: String) -> String {
+fn template_data(id: &str) -> String {
     json!({"id": id, "templateTest": true, "data": format!("Data for ID: {id}")}).to_string()
 }
 

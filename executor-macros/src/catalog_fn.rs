@@ -23,6 +23,9 @@ pub struct Param {
     pub ident: syn::Ident,
     pub name: String,
     pub ty: Type,
+    /// For a reference parameter (`&str`, `&[T]`, `&T`), the owned type decoded into the
+    /// frame and lent (`String`, `Vec<T>`, `T`); `None` for an owned parameter.
+    pub owned: Option<Type>,
     pub description: Option<String>,
     pub required: bool,
     /// `#[arg(complete = path)]`: `fn(&str) -> Vec<String>` for `completion/complete`.
@@ -72,10 +75,12 @@ impl CatalogFn {
                 );
                 continue;
             };
-            if let Type::Reference(r) = &*pt.ty {
+            if let Type::Reference(r) = &*pt.ty
+                && r.mutability.is_some()
+            {
                 errors.spanned(
                     r,
-                    format!("{what} arguments arrive as strings and are owned; write `String` (or another owned type) instead of a reference"),
+                    format!("{what} arguments are read from the request; take them by value or by `&`, not `&mut`"),
                 );
                 continue;
             }
@@ -92,6 +97,7 @@ impl CatalogFn {
             params.push(Param {
                 ident: pat.ident.clone(),
                 required: !util::is_option(&pt.ty),
+                owned: owned_type(&pt.ty),
                 ty: (*pt.ty).clone(),
                 name,
                 description,
@@ -122,17 +128,23 @@ impl CatalogFn {
                 name,
                 ty,
                 required,
+                owned,
                 ..
             } = p;
             let local = format_ident!("__executor_{}", ident, span = Span::mixed_site());
+            let decoded = owned.as_ref().unwrap_or(ty);
             quote_spanned!(ty.span()=>
-                let #local = __rt::catalog_arg::<#ty>(__executor_args, #name, #required)?;
+                let #local = __rt::catalog_arg::<#decoded>(__executor_args, #name, #required)?;
             )
         });
-        let locals = self
-            .params
-            .iter()
-            .map(|p| format_ident!("__executor_{}", p.ident, span = Span::mixed_site()));
+        let locals = self.params.iter().map(|p| {
+            let local = format_ident!("__executor_{}", p.ident, span = Span::mixed_site());
+            if p.owned.is_some() {
+                quote!(&#local)
+            } else {
+                quote!(#local)
+            }
+        });
         let await_ = self.is_async.then(|| quote!(.await));
         quote! {
             #(#decode)*
@@ -155,14 +167,33 @@ impl CatalogFn {
         }
     }
 
+    /// The description as an `Option<String>` expression (`None` when empty).
     pub fn description_tokens(&self) -> TokenStream {
-        let d = &self.description;
-        if d.is_empty() {
-            quote!(__rt::None)
-        } else {
-            quote!(__rt::Some(__rt::String::from(#d)))
-        }
+        optional_string((!self.description.is_empty()).then_some(&self.description))
     }
+}
+
+/// What a reference parameter is decoded as: `&str` a `String`, `&[T]` a `Vec<T>`, `&T` a `T`.
+fn owned_type(ty: &Type) -> Option<Type> {
+    let Type::Reference(r) = ty else { return None };
+    Some(match &*r.elem {
+        Type::Path(p) if p.qself.is_none() && p.path.is_ident("str") => {
+            syn::parse_quote_spanned!(r.elem.span()=> __rt::String)
+        }
+        Type::Slice(slice) => {
+            let elem = &slice.elem;
+            syn::parse_quote_spanned!(r.elem.span()=> __rt::Vec<#elem>)
+        }
+        other => other.clone(),
+    })
+}
+
+/// `__rt::Some(__rt::String::from(value))`, or `__rt::None`.
+pub fn optional_string(value: Option<impl quote::ToTokens>) -> TokenStream {
+    value.map_or_else(
+        || quote!(__rt::None),
+        |v| quote!(__rt::Some(__rt::String::from(#v))),
+    )
 }
 
 /// The struct named like the function (a braced struct lives only in the type namespace, so

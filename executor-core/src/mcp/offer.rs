@@ -18,6 +18,9 @@ pub(crate) const MAX_LOG_LEVELS: usize = 4096;
 /// The most subscriptions kept across URIs and sessions; past it a subscription is refused.
 pub(crate) const MAX_SUBSCRIPTIONS: usize = 16_384;
 
+/// One session subscribed to a URI: its id (none on a connection without one) and its peer.
+pub(crate) type Subscriber = (Option<Arc<str>>, Peer<RoleServer>);
+
 /// What a server keeps for its catalog, log levels and subscriptions.
 #[derive(Default)]
 pub(crate) struct Offer {
@@ -25,7 +28,7 @@ pub(crate) struct Offer {
     /// The level each session chose, in the order chosen (oldest first).
     pub(crate) levels: Mutex<Vec<(Arc<str>, LogLevel)>>,
     /// Per URI, the sessions subscribed and their peers.
-    pub(crate) subscriptions: Mutex<HashMap<String, Vec<(Option<Arc<str>>, Peer<RoleServer>)>>>,
+    pub(crate) subscriptions: Mutex<HashMap<String, Vec<Subscriber>>>,
 }
 
 impl Offer {

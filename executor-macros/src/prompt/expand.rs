@@ -27,21 +27,15 @@ pub fn expand(attr: &PromptAttr, model: &CatalogFn, func: &ItemFn) -> TokenStrea
         || ident.to_string().trim_start_matches("r#").to_owned(),
         syn::LitStr::value,
     );
-    let title = match &attr.title {
-        Some(t) => quote!(__rt::Some(__rt::String::from(#t))),
-        None => quote!(__rt::None),
-    };
-    let description = match &attr.description {
-        Some(d) => quote!(__rt::Some(__rt::String::from(#d))),
-        None => model.description_tokens(),
-    };
+    let title = catalog_fn::optional_string(attr.title.as_ref());
+    let description = attr.description.as_ref().map_or_else(
+        || model.description_tokens(),
+        |d| catalog_fn::optional_string(Some(d)),
+    );
     let arguments = model.params.iter().map(|p| {
         let name = &p.name;
         let required = p.required;
-        let description = match &p.description {
-            Some(d) => quote!(__rt::Some(__rt::String::from(#d))),
-            None => quote!(__rt::None),
-        };
+        let description = catalog_fn::optional_string(p.description.as_ref());
         quote! {
             __rt::PromptArgument {
                 name: __rt::String::from(#name),

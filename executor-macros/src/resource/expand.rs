@@ -31,20 +31,16 @@ pub fn expand(
         || ident.to_string().trim_start_matches("r#").to_owned(),
         syn::LitStr::value,
     );
-    let opt = |lit: Option<&syn::LitStr>| match lit {
-        Some(l) => quote!(__rt::Some(__rt::String::from(#l))),
-        None => quote!(__rt::None),
-    };
-    let title = opt(attr.title.as_ref());
-    let description = match &attr.description {
-        Some(d) => quote!(__rt::Some(__rt::String::from(#d))),
-        None => model.description_tokens(),
-    };
-    let mime_type = opt(attr.mime_type.as_ref());
-    let mime_arg = match &attr.mime_type {
-        Some(m) => quote!(__rt::Some(#m)),
-        None => quote!(__rt::None),
-    };
+    let title = catalog_fn::optional_string(attr.title.as_ref());
+    let description = attr.description.as_ref().map_or_else(
+        || model.description_tokens(),
+        |d| catalog_fn::optional_string(Some(d)),
+    );
+    let mime_type = catalog_fn::optional_string(attr.mime_type.as_ref());
+    let mime_arg = attr
+        .mime_type
+        .as_ref()
+        .map_or_else(|| quote!(__rt::None), |m| quote!(__rt::Some(#m)));
     let uri = match (template, &attr.template, &attr.uri) {
         (true, Some(t), _) => quote!(__rt::template(#t)),
         (_, _, Some(u)) => quote!(__rt::ResourceUri::Fixed(__rt::String::from(#u))),
