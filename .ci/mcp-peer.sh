@@ -3,6 +3,9 @@
 #
 #   1. the official Python client against `examples/mcp_server`, on stdio and on streamable
 #      HTTP, stateful and `--stateless` (tests/peers/mcp/official_client.py);
+#   1a. the official Python client against `examples/conformance_server` (prompts, resources,
+#      templates, completion, rich results, logging, sampling), on stdio and streamable HTTP, on
+#      2025-11-25 and 2026-07-28 (tests/peers/mcp/catalog_client.py);
 #   1b. the official Python client against `examples/composed_server` on stdio: a transformed
 #      set (a renamed tool, a hidden one, a guardrail hook, list_changed on a subscription;
 #      tests/peers/mcp/composed_client.py);
@@ -67,6 +70,28 @@ stop_http_server() {
     wait "$server_pid" 2>/dev/null || true
     trap - EXIT
 }
+
+echo "mcp-peer: official client: prompts, resources, rich results, logging (conformance_server)"
+cargo build --quiet -p examples --example conformance_server
+catalog_client="$root/executor-core/tests/peers/mcp/catalog_client.py"
+catalog_bin="$root/target/debug/examples/conformance_server"
+for mode in legacy 2026-07-28; do
+    timeout 120 "$python" "$catalog_client" stdio "$catalog_bin" "$mode"
+done
+RUST_BACKTRACE=0 "$catalog_bin" --http 127.0.0.1:0 2>"$log" &
+server_pid=$!
+trap 'kill "$server_pid" 2>/dev/null || true' EXIT
+url=""
+for _ in $(seq 1 100); do
+    url=$(sed -n 's/^listening on //p' "$log" | head -n 1)
+    [ -n "$url" ] && break
+    sleep 0.1
+done
+[ -n "$url" ] || { echo "mcp-peer: conformance_server did not start" >&2; cat "$log" >&2; exit 1; }
+for mode in legacy 2026-07-28; do
+    timeout 120 "$python" "$catalog_client" http "$url" "$mode"
+done
+stop_http_server
 
 echo "mcp-peer: official client over streamable HTTP"
 start_http_server
