@@ -47,10 +47,11 @@ echo "mcp-peer: official client against the composed (transformed) server over s
 timeout 120 "$python" "$root/executor-core/tests/peers/mcp/composed_client.py" \
     "$root/target/debug/examples/composed_server"
 
-# start_http_server [FLAGS...]: starts `mcp_server --http 127.0.0.1:0 FLAGS` and sets `url`.
+# start_http_server [FLAGS...]: starts `mcp_server --http 127.0.0.1:0 FLAGS` (or `$http_bin`
+# instead of `mcp_server`) and sets `url`.
 log="$root/target/mcp-peer-http.log"
 start_http_server() {
-    RUST_BACKTRACE=0 "$server_bin" --http 127.0.0.1:0 "$@" 2>"$log" &
+    RUST_BACKTRACE=0 "${http_bin:-$server_bin}" --http 127.0.0.1:0 "$@" 2>"$log" &
     server_pid=$!
     trap 'kill "$server_pid" 2>/dev/null || true' EXIT
     url=""
@@ -75,20 +76,9 @@ echo "mcp-peer: official client: prompts, resources, rich results, logging (conf
 cargo build --quiet -p examples --example conformance_server
 catalog_client="$root/executor-core/tests/peers/mcp/catalog_client.py"
 catalog_bin="$root/target/debug/examples/conformance_server"
+http_bin=$catalog_bin start_http_server
 for mode in legacy 2026-07-28; do
     timeout 120 "$python" "$catalog_client" stdio "$catalog_bin" "$mode"
-done
-RUST_BACKTRACE=0 "$catalog_bin" --http 127.0.0.1:0 2>"$log" &
-server_pid=$!
-trap 'kill "$server_pid" 2>/dev/null || true' EXIT
-url=""
-for _ in $(seq 1 100); do
-    url=$(sed -n 's/^listening on //p' "$log" | head -n 1)
-    [ -n "$url" ] && break
-    sleep 0.1
-done
-[ -n "$url" ] || { echo "mcp-peer: conformance_server did not start" >&2; cat "$log" >&2; exit 1; }
-for mode in legacy 2026-07-28; do
     timeout 120 "$python" "$catalog_client" http "$url" "$mode"
 done
 stop_http_server

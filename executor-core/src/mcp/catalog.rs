@@ -7,6 +7,7 @@
 // least a year and are what 2025-11-25 clients (and the conformance suite) use.
 #![allow(deprecated)]
 
+use std::sync::atomic::Ordering;
 use std::sync::{Arc, PoisonError};
 
 use rmcp::model::{
@@ -164,16 +165,13 @@ impl McpServer {
         session: Option<&str>,
     ) -> ToolContext {
         let chosen = context.meta.log_level().map(level_of).or_else(|| {
-            let session = session?;
+            let session = session.filter(|_| self.offer().any_level.load(Ordering::Relaxed))?;
             let levels = self
                 .offer()
                 .levels
                 .lock()
                 .unwrap_or_else(PoisonError::into_inner);
-            levels
-                .iter()
-                .find(|(s, _)| &**s == session)
-                .map(|(_, l)| *l)
+            levels.get(session).copied()
         });
         let ctx = ctx.with_extension(ClientModel {
             peer: context.peer.clone(),
@@ -197,11 +195,14 @@ impl McpServer {
             .levels
             .lock()
             .unwrap_or_else(PoisonError::into_inner);
-        levels.retain(|(s, _)| &**s != session);
-        if levels.len() == MAX_LOG_LEVELS {
-            levels.remove(0);
+        if levels.len() >= MAX_LOG_LEVELS
+            && !levels.contains_key(session)
+            && let Some(old) = levels.keys().next().cloned()
+        {
+            levels.remove(&old);
         }
-        levels.push((session.into(), level_of(level)));
+        levels.insert(session.into(), level_of(level));
+        self.offer().any_level.store(true, Ordering::Relaxed);
     }
 
     fn catalog_or_not_found(&self, method: &str) -> Result<&Catalog, ErrorData> {
@@ -406,8 +407,14 @@ mod tests {
             messages: vec![PromptMessage::user("hi")],
         };
         let result: GetPromptResult = wire_result(&prompt).unwrap();
-        assert_eq!(serde_json::to_value(result).unwrap()["resultType"], "complete");
+        assert_eq!(
+            serde_json::to_value(result).unwrap()["resultType"],
+            "complete"
+        );
         let read: ReadResourceResult = wire_result(&json!({"contents": []})).unwrap();
-        assert_eq!(serde_json::to_value(read).unwrap()["resultType"], "complete");
+        assert_eq!(
+            serde_json::to_value(read).unwrap()["resultType"],
+            "complete"
+        );
     }
 }
