@@ -19,26 +19,26 @@ pending_elicitation=(tools-call-elicitation elicitation-sep1034-defaults elicita
 expected_scenarios=30
 
 cargo build --quiet -p examples --example conformance_server
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 log="$target/conformance/server-run.log"
-"$target/debug/examples/conformance_server" --http "127.0.0.1:$port" >"$target/conformance/server.log" 2>&1 &
+server_log="$target/conformance/server.log"
+"$target/debug/examples/conformance_server" --http 127.0.0.1:0 2>"$server_log" &
 server=$!
 trap 'kill "$server" 2>/dev/null || true' EXIT
-python3 - "$port" <<'PY'
-import socket, sys, time
-deadline = time.time() + 30
-while time.time() < deadline:
-    try:
-        socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=1).close()
-        sys.exit(0)
-    except OSError:
-        time.sleep(0.1)
-sys.exit("conformance: the server did not listen within 30 s")
-PY
+url=""
+for _ in $(seq 1 300); do
+    url=$(sed -n 's/^listening on //p' "$server_log" | head -n 1)
+    [ -n "$url" ] && break
+    sleep 0.1
+done
+if [ -z "$url" ]; then
+    echo "conformance: the server did not start" >&2
+    cat "$server_log" >&2
+    exit 1
+fi
 
-echo "conformance: active server suite against http://127.0.0.1:$port/mcp"
+echo "conformance: active server suite against $url"
 # The CLI exits 1 while the elicitation scenarios fail; the summary below decides.
-conformance server --url "http://127.0.0.1:$port/mcp" >"$log" 2>&1 || true
+conformance server --url "$url" >"$log" 2>&1 || true
 
 python3 - "$log" "$expected_scenarios" "${pending_elicitation[@]}" <<'PY'
 import re, sys

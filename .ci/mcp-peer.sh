@@ -6,6 +6,9 @@
 #   1a. the same client with a small tasks extension (tests/peers/mcp/tasks_client.py) running
 #      the demo's `report` as an MCP task (2026-07-28 tasks extension) on stdio and on
 #      stateless HTTP: -32021 without the extension, polling, status messages, cancellation;
+#   1c. the official Python client against `examples/conformance_server` (prompts, resources,
+#      templates, completion, rich results, logging, sampling), on stdio and streamable HTTP, on
+#      2025-11-25 and 2026-07-28 (tests/peers/mcp/catalog_client.py);
 #   1b. the official Python client against `examples/composed_server` on stdio: a transformed
 #      set (a renamed tool, a hidden one, a guardrail hook, list_changed on a subscription;
 #      tests/peers/mcp/composed_client.py);
@@ -51,10 +54,11 @@ echo "mcp-peer: official client against the composed (transformed) server over s
 timeout 120 "$python" "$root/executor-core/tests/peers/mcp/composed_client.py" \
     "$root/target/debug/examples/composed_server"
 
-# start_http_server [FLAGS...]: starts `mcp_server --http 127.0.0.1:0 FLAGS` and sets `url`.
+# start_http_server [FLAGS...]: starts `mcp_server --http 127.0.0.1:0 FLAGS` (or `$http_bin`
+# instead of `mcp_server`) and sets `url`.
 log="$root/target/mcp-peer-http.log"
 start_http_server() {
-    RUST_BACKTRACE=0 "$server_bin" --http 127.0.0.1:0 "$@" 2>"$log" &
+    RUST_BACKTRACE=0 "${http_bin:-$server_bin}" --http 127.0.0.1:0 "$@" 2>"$log" &
     server_pid=$!
     trap 'kill "$server_pid" 2>/dev/null || true' EXIT
     url=""
@@ -74,6 +78,17 @@ stop_http_server() {
     wait "$server_pid" 2>/dev/null || true
     trap - EXIT
 }
+
+echo "mcp-peer: official client: prompts, resources, rich results, logging (conformance_server)"
+cargo build --quiet -p examples --example conformance_server
+catalog_client="$root/executor-core/tests/peers/mcp/catalog_client.py"
+catalog_bin="$root/target/debug/examples/conformance_server"
+http_bin=$catalog_bin start_http_server
+for mode in legacy 2026-07-28; do
+    timeout 120 "$python" "$catalog_client" stdio "$catalog_bin" "$mode"
+    timeout 120 "$python" "$catalog_client" http "$url" "$mode"
+done
+stop_http_server
 
 echo "mcp-peer: official client over streamable HTTP"
 start_http_server

@@ -6,6 +6,7 @@
 //!
 //! ```text
 //! cargo run -p examples --example conformance_server -- --http 127.0.0.1:8080   # POST /mcp
+//! cargo run -p examples --example conformance_server -- --http 127.0.0.1:0      # any port
 //! cargo run -p examples --example conformance_server                            # stdio
 //! ```
 
@@ -131,9 +132,9 @@ fn cities(prefix: &str) -> Vec<String> {
 fn test_prompt_with_arguments(
     /// First test argument.
     #[arg(complete = cities)]
-    arg1: String,
+    arg1: &str,
     /// Second test argument.
-    arg2: String,
+    arg2: &str,
 ) -> PromptMessage {
     PromptMessage::user(format!(
         "Prompt with arguments: arg1='{arg1}', arg2='{arg2}'"
@@ -198,7 +199,7 @@ fn static_binary() -> ResourceContents {
     name = "template",
     mime_type = "application/json"
 )]
-fn template_data(id: String) -> String {
+fn template_data(id: &str) -> String {
     json!({"id": id, "templateTest": true, "data": format!("Data for ID: {id}")}).to_string()
 }
 
@@ -249,7 +250,12 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
                 .get(i + 1)
                 .map_or("127.0.0.1:8080", String::as_str)
                 .parse()?;
-            server().serve_http(addr).await?;
+            let listener = tokio::net::TcpListener::bind(addr).await?;
+            // `.ci/conformance.sh` and `.ci/mcp-peer.sh` wait for this line before connecting.
+            eprintln!("listening on http://{}/mcp", listener.local_addr()?);
+            server()
+                .serve_http_on(listener, tokio_util::sync::CancellationToken::new())
+                .await?;
         }
         None => server().serve_stdio().await?,
     }

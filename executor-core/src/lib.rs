@@ -183,6 +183,7 @@
 //! | item | what it is |
 //! |---|---|
 //! | [`#[tool]`](macro@tool), [`#[tools]`](macro@tools), [`toolset!`] | a tool from a fn, an executor from an impl block, a set from tools |
+//! | [`#[prompt]`](macro@prompt), [`#[resource]`](macro@resource), [`catalog!`] | an MCP prompt, resource or resource template from a fn; a [`Catalog`](catalog::Catalog) of them for `McpServer::with_catalog` |
 //! | [`#[derive(ToolFailure)]`](derive@ToolFailure) | a typed failure from an error enum |
 //! | `#[agent]`, `agent_executor!` (feature `a2a`) | an A2A agent from an impl block, from closures |
 //! | [`ToolContext`] | what a tool may read of its call: ids, attempt, deadline, cancellation, progress, state changes |
@@ -198,7 +199,7 @@
 //! | `A2aToolExecutor` (feature `a2a-client`) | use an A2A agent's skills as tools |
 //! | `SubprocessToolExecutor`, `SubprocessTool` (feature `subprocess`) | one process per call |
 //! | [`assert_contract!`] | a test that fails, with each change classified, when a set differs from its contract lock |
-//! | [`prelude`] | the macros, [`ToolContext`], [`ToolExecutor`], [`ToolFailure`](struct@ToolFailure) and `json!` |
+//! | [`prelude`] | the macros (with `prompt`, `resource`, `catalog!`), [`ToolContext`], [`ToolExecutor`], [`ToolFailure`](struct@ToolFailure) and `json!` |
 //!
 //! The modules: [`tool`](mod@tool) (the executor traits, the call path, sets, streams), [`failure`] (the
 //! failure type and its per-transport table, [`failure::transport`]), [`schema`] (canonical

@@ -79,6 +79,7 @@ async fn paint(
     #[arg(complete = colors)]
     color: Option<String>,
 ) -> Vec<PromptMessage> {
+    tokio::task::yield_now().await;
     let color = color.unwrap_or_else(|| "black".into());
     vec![
         PromptMessage::user(format!("Paint a {color} {subject}.")),
@@ -107,6 +108,7 @@ fn logo() -> Vec<u8> {
 /// A user's note.
 #[resource(template = "notes://{user}/{id}", mime_type = "text/plain")]
 async fn note(user: String, id: u64) -> Result<String, ToolFailure> {
+    tokio::task::yield_now().await;
     if id == 0 {
         return Err(ToolFailure::terminal("note ids start at 1"));
     }

@@ -11,6 +11,7 @@ use syn::{FnArg, ItemFn, LitStr, Pat, ReturnType, Type};
 
 use crate::attr::{self, Keys, set_once};
 use crate::diag::Errors;
+use crate::krate::CratePath;
 use crate::util;
 
 const ARG: Keys = Keys {
@@ -23,6 +24,9 @@ pub struct Param {
     pub ident: syn::Ident,
     pub name: String,
     pub ty: Type,
+    /// For a reference parameter (`&str`, `&[T]`, `&T`), the owned type decoded into the
+    /// frame and lent (`String`, `Vec<T>`, `T`); `None` for an owned parameter.
+    pub owned: Option<Type>,
     pub description: Option<String>,
     pub required: bool,
     /// `#[arg(complete = path)]`: `fn(&str) -> Vec<String>` for `completion/complete`.
@@ -72,10 +76,12 @@ impl CatalogFn {
                 );
                 continue;
             };
-            if let Type::Reference(r) = &*pt.ty {
+            if let Type::Reference(r) = &*pt.ty
+                && r.mutability.is_some()
+            {
                 errors.spanned(
                     r,
-                    format!("{what} arguments arrive as strings and are owned; write `String` (or another owned type) instead of a reference"),
+                    format!("{what} arguments are read from the request; take them by value or by `&`, not `&mut`"),
                 );
                 continue;
             }
@@ -92,6 +98,7 @@ impl CatalogFn {
             params.push(Param {
                 ident: pat.ident.clone(),
                 required: !util::is_option(&pt.ty),
+                owned: owned_type(&pt.ty),
                 ty: (*pt.ty).clone(),
                 name,
                 description,
@@ -122,17 +129,23 @@ impl CatalogFn {
                 name,
                 ty,
                 required,
+                owned,
                 ..
             } = p;
             let local = format_ident!("__executor_{}", ident, span = Span::mixed_site());
+            let decoded = owned.as_ref().unwrap_or(ty);
             quote_spanned!(ty.span()=>
-                let #local = __rt::catalog_arg::<#ty>(__executor_args, #name, #required)?;
+                let #local = __rt::catalog_arg::<#decoded>(__executor_args, #name, #required)?;
             )
         });
-        let locals = self
-            .params
-            .iter()
-            .map(|p| format_ident!("__executor_{}", p.ident, span = Span::mixed_site()));
+        let locals = self.params.iter().map(|p| {
+            let local = format_ident!("__executor_{}", p.ident, span = Span::mixed_site());
+            if p.owned.is_some() {
+                quote!(&#local)
+            } else {
+                quote!(#local)
+            }
+        });
         let await_ = self.is_async.then(|| quote!(.await));
         quote! {
             #(#decode)*
@@ -140,34 +153,125 @@ impl CatalogFn {
         }
     }
 
-    /// The body of `complete(argument, value)`: each parameter with a `complete` path.
-    pub fn complete(&self) -> TokenStream {
-        let arms = self.params.iter().filter_map(|p| {
-            let path = p.complete.as_ref()?;
-            let name = &p.name;
-            Some(quote_spanned!(path.span()=> #name => #path(__executor_value),))
-        });
-        quote! {
-            match __executor_argument {
-                #(#arms)*
-                _ => __rt::Vec::new(),
-            }
+    /// `fn complete(argument, value)` over the parameters with a `complete` path; nothing
+    /// (the trait's default, no completions) when none has one.
+    pub fn complete(&self) -> Option<TokenStream> {
+        let arms: Vec<TokenStream> = self
+            .params
+            .iter()
+            .filter_map(|p| {
+                let path = p.complete.as_ref()?;
+                let name = &p.name;
+                Some(quote_spanned!(path.span()=> #name => #path(__executor_value),))
+            })
+            .collect();
+        if arms.is_empty() {
+            return None;
         }
+        Some(quote! {
+            fn complete(__executor_argument: &str, __executor_value: &str) -> __rt::Vec<__rt::String> {
+                match __executor_argument {
+                    #(#arms)*
+                    _ => __rt::Vec::new(),
+                }
+            }
+        })
     }
 
+    /// The description as an `Option<String>` expression (`None` when empty).
     pub fn description_tokens(&self) -> TokenStream {
-        let d = &self.description;
-        if d.is_empty() {
-            quote!(__rt::None)
-        } else {
-            quote!(__rt::Some(__rt::String::from(#d)))
+        optional_string((!self.description.is_empty()).then_some(&self.description))
+    }
+}
+
+/// What a reference parameter is decoded as: `&str` a `String`, `&[T]` a `Vec<T>`, `&T` a `T`.
+fn owned_type(ty: &Type) -> Option<Type> {
+    let Type::Reference(r) = ty else { return None };
+    Some(match &*r.elem {
+        Type::Path(p) if p.qself.is_none() && p.path.is_ident("str") => {
+            syn::parse_quote_spanned!(r.elem.span()=> __rt::String)
         }
+        Type::Slice(slice) => {
+            let elem = &slice.elem;
+            syn::parse_quote_spanned!(r.elem.span()=> __rt::Vec<#elem>)
+        }
+        other => other.clone(),
+    })
+}
+
+/// `__rt::Some(__rt::String::from(value))`, or `__rt::None`.
+pub fn optional_string(value: Option<impl quote::ToTokens>) -> TokenStream {
+    value.map_or_else(
+        || quote!(__rt::None),
+        |v| quote!(__rt::Some(__rt::String::from(#v))),
+    )
+}
+
+/// Which catalog macro: `prompt` or `resource` (its name, and `CatalogEntry`'s constructor).
+#[derive(Clone, Copy)]
+pub enum Kind {
+    Prompt,
+    Resource,
+}
+
+impl Kind {
+    fn word(self) -> &'static str {
+        match self {
+            Self::Prompt => "prompt",
+            Self::Resource => "resource",
+        }
+    }
+}
+
+// Output:
+//     fn greet(…) -> … { … }
+//     pub struct greet {}
+//     const _: () = {
+//         use ::tool_executor::__private as __rt;
+//         #body
+//         impl __rt::CatalogItem for greet { fn entry() … { __rt::CatalogEntry::prompt::<Self>() } }
+//     };
+/// The function, its struct and, in `const _`, `body` (the `Prompt` or `Resource` impl) and
+/// the `CatalogItem` impl. With no `body` (the fallback on error), an entry that never runs.
+pub fn items(
+    func: &ItemFn,
+    krate: &CratePath,
+    kind: Kind,
+    body: Option<&TokenStream>,
+) -> TokenStream {
+    let ident = &func.sig.ident;
+    let runtime = krate.runtime();
+    let word = kind.word();
+    let doc =
+        format!("The {word} generated by `#[{word}]` from [`{ident}()`], for `catalog![{ident}]`.");
+    let strukt = struct_for(func, &doc);
+    let constructor = syn::Ident::new(word, Span::call_site());
+    let entry = if body.is_some() {
+        quote!(__rt::CatalogEntry::#constructor::<Self>())
+    } else {
+        // Never run: the program does not compile.
+        quote!(::core::unreachable!())
+    };
+    quote! {
+        #func
+        #strukt
+        #[allow(unused_qualifications)]
+        const _: () = {
+            #runtime
+            #body
+            #[automatically_derived]
+            impl __rt::CatalogItem for #ident {
+                fn entry() -> __rt::CatalogEntry {
+                    #entry
+                }
+            }
+        };
     }
 }
 
 /// The struct named like the function (a braced struct lives only in the type namespace, so
 /// the function's path also names it), documented.
-pub fn struct_for(func: &ItemFn, doc: &str) -> TokenStream {
+fn struct_for(func: &ItemFn, doc: &str) -> TokenStream {
     let ident = &func.sig.ident;
     let vis = &func.vis;
     quote! {

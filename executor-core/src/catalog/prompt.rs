@@ -131,6 +131,7 @@ pub trait Prompt: 'static {
     fn get(arguments: &Map<String, Value>) -> BoxFuture<'_, Result<PromptResult, ToolFailure>>;
 
     /// Values for `argument` that start like `value` (`completion/complete`); none by default.
+    #[must_use]
     fn complete(argument: &str, value: &str) -> Vec<String> {
         let _ = (argument, value);
         Vec::new()

@@ -233,6 +233,7 @@ pub trait Resource: 'static {
 
     /// Values for the template variable `variable` that start like `value`
     /// (`completion/complete`); none by default.
+    #[must_use]
     fn complete(variable: &str, value: &str) -> Vec<String> {
         let _ = (variable, value);
         Vec::new()

@@ -7,6 +7,7 @@
 // least a year and are what 2025-11-25 clients (and the conformance suite) use.
 #![allow(deprecated)]
 
+use std::sync::atomic::Ordering;
 use std::sync::{Arc, PoisonError};
 
 use rmcp::model::{
@@ -164,16 +165,13 @@ impl McpServer {
         session: Option<&str>,
     ) -> ToolContext {
         let chosen = context.meta.log_level().map(level_of).or_else(|| {
-            let session = session?;
+            let session = session.filter(|_| self.offer().any_level.load(Ordering::Relaxed))?;
             let levels = self
                 .offer()
                 .levels
                 .lock()
                 .unwrap_or_else(PoisonError::into_inner);
-            levels
-                .iter()
-                .find(|(s, _)| &**s == session)
-                .map(|(_, l)| *l)
+            levels.get(session).copied()
         });
         let ctx = ctx.with_extension(ClientModel {
             peer: context.peer.clone(),
@@ -197,11 +195,14 @@ impl McpServer {
             .levels
             .lock()
             .unwrap_or_else(PoisonError::into_inner);
-        levels.retain(|(s, _)| &**s != session);
-        if levels.len() == MAX_LOG_LEVELS {
-            levels.remove(0);
+        if levels.len() >= MAX_LOG_LEVELS
+            && !levels.contains_key(session)
+            && let Some(old) = levels.keys().next().cloned()
+        {
+            levels.remove(&old);
         }
-        levels.push((session.into(), level_of(level)));
+        levels.insert(session.into(), level_of(level));
+        self.offer().any_level.store(true, Ordering::Relaxed);
     }
 
     fn catalog_or_not_found(&self, method: &str) -> Result<&Catalog, ErrorData> {
@@ -230,7 +231,7 @@ impl McpServer {
             .get_prompt(&request.name, &arguments)
             .await
             .map_err(error_of)?;
-        wire(&result)
+        wire_result(&result)
     }
 
     pub(crate) fn list_resources_wire(&self) -> Result<ListResourcesResult, ErrorData> {
@@ -257,7 +258,7 @@ impl McpServer {
     ) -> Result<ReadResourceResult, ErrorData> {
         let catalog = self.catalog_or_not_found("resources/read")?;
         let contents = catalog.read(&request.uri).await.map_err(error_of)?;
-        wire(&json!({ "contents": contents }))
+        wire_result(&json!({ "contents": contents }))
     }
 
     pub(crate) fn subscribe_wire(
@@ -362,6 +363,17 @@ fn wire<T: DeserializeOwned>(ours: &impl serde::Serialize) -> Result<T, ErrorDat
         .map_err(|e| ErrorData::internal_error(format!("result not in MCP's shape: {e}"), None))
 }
 
+/// A whole result as rmcp's type, marked complete (`resultType`, which 2026-07-28 requires and
+/// rmcp strips for older clients).
+fn wire_result<T: DeserializeOwned>(ours: &impl serde::Serialize) -> Result<T, ErrorData> {
+    let mut value = serde_json::to_value(ours)
+        .map_err(|e| ErrorData::internal_error(format!("result not in MCP's shape: {e}"), None))?;
+    if let Value::Object(map) = &mut value {
+        map.insert("resultType".into(), "complete".into());
+    }
+    wire(&value)
+}
+
 /// A catalog failure as a JSON-RPC error: an unknown prompt or a bad argument is -32602, an
 /// unknown resource -32002 (with its URI), anything else the failure's message as -32603.
 fn error_of(error: CatalogError) -> ErrorData {
@@ -378,5 +390,31 @@ fn error_of(error: CatalogError) -> ErrorData {
         CatalogError::Failed(failure) => {
             ErrorData::internal_error(failure.message().to_owned(), None)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::catalog::{PromptMessage, PromptResult};
+
+    #[test]
+    fn whole_results_are_marked_complete_for_2026_07_28_clients() {
+        // The official Python client (2026-07-28) rejects a `prompts/get` or `resources/read`
+        // result without `resultType`.
+        let prompt = PromptResult {
+            description: None,
+            messages: vec![PromptMessage::user("hi")],
+        };
+        let result: GetPromptResult = wire_result(&prompt).unwrap();
+        assert_eq!(
+            serde_json::to_value(result).unwrap()["resultType"],
+            "complete"
+        );
+        let read: ReadResourceResult = wire_result(&json!({"contents": []})).unwrap();
+        assert_eq!(
+            serde_json::to_value(read).unwrap()["resultType"],
+            "complete"
+        );
     }
 }

@@ -156,9 +156,7 @@ pub(crate) fn listed(spec: &ToolSpec) -> Listed {
         Arc::new(input_schema(&spec.input_schema)),
     );
     let wrap = match &spec.output_schema {
-        Some(schema) if let Some(tag) = crate::tool::content::content_tag(schema) => {
-            Shape::Content(tag.into())
-        }
+        Some(schema) if let Some(tag) = content_tag(schema) => Shape::Content(tag.into()),
         Some(schema) if is_object_schema(schema) => {
             if let Value::Object(map) = schema {
                 tool = tool.with_raw_output_schema(Arc::new(map.clone()));
@@ -214,10 +212,45 @@ pub(crate) fn success(output: Value, shape: Option<Shape>) -> CallToolResult {
     result
 }
 
+/// Whether an output schema says its value is content (one block or an array of blocks,
+/// [`CONTENT_SCHEMA_KEY`](crate::tool::CONTENT_SCHEMA_KEY)), and the blocks' MCP `type`
+/// (`"any"` when each block carries its own).
+pub(crate) fn content_tag(schema: &Value) -> Option<&str> {
+    fn tag(s: &Value) -> Option<&str> {
+        s.get(crate::tool::CONTENT_SCHEMA_KEY)
+            .and_then(Value::as_str)
+    }
+    if let Some(t) = tag(schema) {
+        return Some(t);
+    }
+    if schema.get("type").and_then(Value::as_str) == Some("array") {
+        return schema.get("items").and_then(tag);
+    }
+    None
+}
+
+/// The blocks of a content result: one block or an array of them, as a list.
+fn blocks_of(output: Value) -> Vec<Value> {
+    match output {
+        Value::Array(items) => items,
+        one => vec![one],
+    }
+}
+
+/// A block as MCP wants it: a block type without its own `type` (an `Image`) gets `tag`.
+fn tag_block(block: Value, tag: &str) -> Value {
+    match block {
+        Value::Object(mut map) if tag != "any" && !map.contains_key("type") => {
+            map.insert("type".into(), tag.into());
+            Value::Object(map)
+        }
+        other => other,
+    }
+}
+
 /// A content result: the blocks as `content`. A block rmcp cannot read (a hand-written
 /// executor's JSON under a content schema) is sent as its JSON text, not dropped.
 fn content_result(output: Value, tag: &str) -> CallToolResult {
-    use crate::tool::content::{blocks_of, tag_block};
     let blocks = blocks_of(output)
         .into_iter()
         .map(|block| {
@@ -362,6 +395,26 @@ mod tests {
         assert_eq!(
             result["content"],
             json!([{"type": "image", "data": "AA==", "mimeType": "image/png"}])
+        );
+    }
+
+    #[test]
+    fn content_schemas_are_marked_and_recognized() {
+        let one = serde_json::to_value(schemars::schema_for!(crate::tool::Image)).unwrap();
+        assert_eq!(content_tag(&one), Some("image"));
+        let many = serde_json::to_value(schemars::schema_for!(Vec<crate::tool::Content>)).unwrap();
+        assert_eq!(content_tag(&many), Some("any"));
+        let plain = serde_json::to_value(schemars::schema_for!(Vec<String>)).unwrap();
+        assert_eq!(content_tag(&plain), None);
+    }
+
+    #[test]
+    fn a_bare_block_type_gets_its_tag() {
+        let block =
+            serde_json::to_value(crate::tool::Image::from_base64("AA==", "image/png")).unwrap();
+        assert_eq!(
+            tag_block(block, "image"),
+            json!({"type": "image", "data": "AA==", "mimeType": "image/png"})
         );
     }
 

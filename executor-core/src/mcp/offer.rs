@@ -3,6 +3,7 @@
 //! is in `catalog.rs`.
 
 use std::collections::HashMap;
+use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
 
 use rmcp::model::ServerCapabilities;
@@ -11,21 +12,26 @@ use rmcp::service::{Peer, RoleServer};
 use crate::catalog::Catalog;
 use crate::tool::LogLevel;
 
-/// The most sessions whose log level is kept (`logging/setLevel`); past it the oldest choice
-/// is forgotten (that session falls back to no messages until it sets a level again).
+/// The most sessions whose log level is kept (`logging/setLevel`); past it an earlier choice is
+/// forgotten (that session falls back to no messages until it sets a level again).
 pub(crate) const MAX_LOG_LEVELS: usize = 4096;
 
 /// The most subscriptions kept across URIs and sessions; past it a subscription is refused.
 pub(crate) const MAX_SUBSCRIPTIONS: usize = 16_384;
 
+/// One session subscribed to a URI: its id (none on a connection without one) and its peer.
+pub(crate) type Subscriber = (Option<Arc<str>>, Peer<RoleServer>);
+
 /// What a server keeps for its catalog, log levels and subscriptions.
 #[derive(Default)]
 pub(crate) struct Offer {
     pub(crate) catalog: Option<Arc<Catalog>>,
-    /// The level each session chose, in the order chosen (oldest first).
-    pub(crate) levels: Mutex<Vec<(Arc<str>, LogLevel)>>,
+    /// The level each session chose. Read on every call of a session once any session chose
+    /// one (`any_level`), so a server whose clients never set a level takes no lock.
+    pub(crate) levels: Mutex<HashMap<Arc<str>, LogLevel>>,
+    pub(crate) any_level: AtomicBool,
     /// Per URI, the sessions subscribed and their peers.
-    pub(crate) subscriptions: Mutex<HashMap<String, Vec<(Option<Arc<str>>, Peer<RoleServer>)>>>,
+    pub(crate) subscriptions: Mutex<HashMap<String, Vec<Subscriber>>>,
 }
 
 impl Offer {

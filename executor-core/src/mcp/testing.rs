@@ -320,14 +320,17 @@ impl TestClient {
 }
 
 /// A JSON-RPC answer as its result or error.
-fn outcome(message: Value) -> Result<Value, TestClientError> {
+fn outcome(mut message: Value) -> Result<Value, TestClientError> {
     if let Some(error) = message.get("error") {
         return Err(TestClientError::Rpc {
             code: error["code"].as_i64().unwrap_or(0),
             message: error["message"].as_str().unwrap_or_default().to_owned(),
         });
     }
-    Ok(message.get("result").cloned().unwrap_or(Value::Null))
+    Ok(message
+        .get_mut("result")
+        .map(Value::take)
+        .unwrap_or_default())
 }
 
 fn items(mut result: Value, key: &str) -> Vec<Value> {

@@ -11,7 +11,6 @@ use std::borrow::Cow;
 
 use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 
 /// The key the output schema of a content type carries: a tool returning it answers with
 /// content blocks rather than structured output. Its value is the block's MCP `type`
@@ -422,40 +421,6 @@ content_schema!(Audio, "audio", "An MCP audio block.");
 content_schema!(ResourceLink, "resource_link", "An MCP resource link.");
 content_schema!(EmbeddedResource, "resource", "An MCP embedded resource.");
 
-/// Whether an output schema says its value is content (one block or an array of blocks), and
-/// the blocks' MCP `type` (`"any"` when each block carries its own).
-pub(crate) fn content_tag(schema: &Value) -> Option<&str> {
-    fn tag(s: &Value) -> Option<&str> {
-        s.get(CONTENT_SCHEMA_KEY).and_then(Value::as_str)
-    }
-    if let Some(t) = tag(schema) {
-        return Some(t);
-    }
-    if schema.get("type").and_then(Value::as_str) == Some("array") {
-        return schema.get("items").and_then(tag);
-    }
-    None
-}
-
-/// The blocks of a content result: one block or an array of them, as a list.
-pub(crate) fn blocks_of(output: Value) -> Vec<Value> {
-    match output {
-        Value::Array(items) => items,
-        one => vec![one],
-    }
-}
-
-/// A block as MCP wants it: a block type without its own `type` (an [`Image`]) gets `tag`.
-pub(crate) fn tag_block(block: Value, tag: &str) -> Value {
-    match block {
-        Value::Object(mut map) if tag != "any" && !map.contains_key("type") => {
-            map.insert("type".into(), tag.into());
-            Value::Object(map)
-        }
-        other => other,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use serde_json::json;
@@ -486,24 +451,5 @@ mod tests {
         let back: Vec<Content> =
             serde_json::from_value(serde_json::to_value(&blocks).unwrap()).unwrap();
         assert_eq!(back, blocks);
-    }
-
-    #[test]
-    fn content_schemas_are_marked_and_recognized() {
-        let one = serde_json::to_value(schemars::schema_for!(Image)).unwrap();
-        assert_eq!(content_tag(&one), Some("image"));
-        let many = serde_json::to_value(schemars::schema_for!(Vec<Content>)).unwrap();
-        assert_eq!(content_tag(&many), Some("any"));
-        let plain = serde_json::to_value(schemars::schema_for!(Vec<String>)).unwrap();
-        assert_eq!(content_tag(&plain), None);
-    }
-
-    #[test]
-    fn a_bare_block_type_gets_its_tag() {
-        let block = serde_json::to_value(Image::from_base64("AA==", "image/png")).unwrap();
-        assert_eq!(
-            tag_block(block, "image"),
-            json!({"type": "image", "data": "AA==", "mimeType": "image/png"})
-        );
     }
 }

@@ -5,6 +5,8 @@
 
 mod expand;
 mod parse;
+#[cfg(test)]
+mod tests;
 
 use proc_macro2::TokenStream;
 use syn::Item;
@@ -30,7 +32,7 @@ pub fn prompt(args: TokenStream, input: TokenStream) -> TokenStream {
         *on_error = Fallback::Items(if func.sig.receiver().is_some() {
             quote::ToTokens::to_token_stream(&func)
         } else {
-            expand::fallback(&func, &attr.krate())
+            catalog_fn::items(&func, &attr.krate(), catalog_fn::Kind::Prompt, None)
         });
         catalog_fn::check_description(&model, "prompt", attr.description.is_some(), &mut errors);
         if let Some(name) = &attr.name

@@ -31,7 +31,7 @@ pub fn resource(args: TokenStream, input: TokenStream) -> TokenStream {
         *on_error = Fallback::Items(if func.sig.receiver().is_some() {
             quote::ToTokens::to_token_stream(&func)
         } else {
-            expand::fallback(&func, &attr.krate())
+            catalog_fn::items(&func, &attr.krate(), catalog_fn::Kind::Resource, None)
         });
         catalog_fn::check_description(&model, "resource", attr.description.is_some(), &mut errors);
         let variables = check::check_uri(&attr, &model, &mut errors);

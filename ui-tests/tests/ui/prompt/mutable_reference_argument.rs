@@ -2,7 +2,7 @@ use tool_executor::prelude::*;
 
 /// Greets.
 #[prompt]
-fn greet(name: &str) -> String {
+fn greet(name: &mut String) -> String {
     format!("hi {name}")
 }
 
