@@ -559,6 +559,11 @@ impl McpServer {
             ctx = ctx.with_session_id(session);
         }
         ctx = self.inner.context.attach(ctx, &context);
+        // The span `call_tool` runs this in: the parent of the calls the tool makes.
+        #[cfg(feature = "tracing")]
+        {
+            ctx = ctx.with_extension(crate::tool::span::CallSpan(tracing::Span::current()));
+        }
         // A tool that may run as a task, for a client that asked for tasks (`mcp/tasks.rs`).
         if let Some(tasks) = &self.inner.tasks
             && let super::tasks::Mode::Task(settings) = self.task_mode(&request.name, &context)?
@@ -750,6 +755,17 @@ impl ServerHandler for McpServer {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
+        // One span per call, by the OpenTelemetry MCP conventions (`mcp/context.rs`).
+        #[cfg(feature = "tracing")]
+        {
+            let session = self.session_of(&context);
+            let span = super::context::call_span(&request.name, &context, session.as_deref());
+            let answer =
+                tracing::Instrument::instrument(self.call(request, context), span.clone()).await;
+            super::context::record_call(&span, &answer);
+            answer
+        }
+        #[cfg(not(feature = "tracing"))]
         self.call(request, context).await
     }
 
