@@ -78,7 +78,13 @@ async fn slow(
 /// Writes a report on `topic`, one section a second for `seconds` seconds. Runs as a task
 /// (MCP tasks extension): the call answers at once with a task id, the client polls it, and
 /// the section being written is the task's status message.
-#[tool(read_only, open_world = false, task = "required", ttl = "10m", poll = "1s")]
+#[tool(
+    read_only,
+    open_world = false,
+    task = "required",
+    ttl = "10m",
+    poll = "1s"
+)]
 async fn report(
     /// What the report is about.
     topic: String,
