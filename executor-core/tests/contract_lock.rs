@@ -730,7 +730,7 @@ mod export_plain {
     use tool_executor::tool;
     /// Exports the notes.
     #[tool]
-    pub async fn export(format: String) -> String {
+    pub fn export(format: String) -> String {
         format
     }
 }
@@ -739,7 +739,7 @@ mod export_optional {
     use tool_executor::tool;
     /// Exports the notes.
     #[tool(task = "optional", ttl = "1h")]
-    pub async fn export(format: String) -> String {
+    pub fn export(format: String) -> String {
         format
     }
 }
@@ -748,7 +748,7 @@ mod export_required {
     use tool_executor::tool;
     /// Exports the notes.
     #[tool(task = "required", poll = "5s")]
-    pub async fn export(format: String) -> String {
+    pub fn export(format: String) -> String {
         format
     }
 }
