@@ -16,7 +16,10 @@
 #   - MCP: the official `mcp.Client` (executor-core/tests/peers/mcp/official_client.py) lists
 #     and calls every demo tool, progress and cancellation included, every request on the
 #     other replica than the one before (tests/peers/fleet/mcp_log.py reads nginx's log), and
-#     no "session not found" anywhere.
+#     no "session not found" anywhere; the same client with a tasks extension
+#     (tasks_client.py) runs `report` as a task through the balancer, the replicas sharing
+#     their tasks in PostgreSQL (`--tasks-postgres`): created on one, polled and cancelled on
+#     the other; and mcp_tasks.rs's PostgreSQL test against the same database.
 #
 # All traffic is on 127.0.0.1; every wait is bounded; everything started is stopped by PID on
 # exit. Usage: bash .ci/fleet-peer.sh (as root, for apt-get and runuser).
@@ -165,7 +168,8 @@ start_agent 1 "$a2a_1"
 start_agent 2 "$a2a_2"
 for n in 1 2; do
     port_var="mcp_$n"
-    RUST_BACKTRACE=0 "$mcp_bin" --http "127.0.0.1:${!port_var}" --stateless >"$fleet/mcp-$n.log" 2>&1 &
+    RUST_BACKTRACE=0 "$mcp_bin" --http "127.0.0.1:${!port_var}" --stateless \
+        --tasks-postgres "$database" >"$fleet/mcp-$n.log" 2>&1 &
     pids+=("$!")
     wait_for_log "$fleet/mcp-$n.log" '^listening on' "MCP replica $n"
 done
@@ -222,5 +226,12 @@ if grep -qi "session not found" "$fleet"/mcp-*.log "$fleet/mcp-client.out" "$fle
     echo "fleet-peer: \"session not found\" in the MCP logs" >&2
     exit 1
 fi
+
+say "MCP: tasks through the balancer (one PostgreSQL task store)"
+timeout 180 "$mcp_python" executor-core/tests/peers/mcp/tasks_client.py http \
+    "http://127.0.0.1:$mcp_lb/mcp" | tee "$fleet/mcp-tasks.out"
+say "MCP: two servers on the database read, finish and cancel each other's tasks"
+EXECUTOR_TEST_POSTGRES="$database" timeout 600 cargo test --quiet -p tool-executor \
+    --features mcp-http,task-postgres --test mcp_tasks -- --include-ignored postgres
 
 echo "fleet-peer: passed in $(($(date +%s) - started)) s (replica failover ${failover} s at a ${replica_timeout_ms} ms timeout)"

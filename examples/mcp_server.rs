@@ -4,6 +4,9 @@
 //! cargo run -p examples --example mcp_server                        # stdio
 //! cargo run -p examples --example mcp_server -- --http 127.0.0.1:8080   # POST http://127.0.0.1:8080/mcp
 //! cargo run -p examples --example mcp_server -- --http 127.0.0.1:8080 --stateless  # no sessions
+//! # replicas sharing their tasks (`report`) in PostgreSQL:
+//! cargo run -p examples --features postgres --example mcp_server -- --http 127.0.0.1:8080 \
+//!     --stateless --tasks-postgres postgres://mcp@db:5432/tasks
 //! ```
 
 use std::net::SocketAddr;
@@ -156,7 +159,28 @@ fn boom() -> String {
 }
 
 fn usage() -> ! {
-    eprintln!("usage: mcp_server [--http HOST:PORT [--stateless]]");
+    eprintln!("usage: mcp_server [--http HOST:PORT [--stateless] [--tasks-postgres URL]]");
+    std::process::exit(2)
+}
+
+/// Keeps the server's tasks in PostgreSQL at `url`, shared by every replica on it.
+#[cfg(feature = "postgres")]
+async fn tasks_in(
+    server: tool_executor::McpServer,
+    url: &str,
+) -> std::io::Result<tool_executor::McpServer> {
+    let store = tool_executor::task::PostgresTaskStore::connect(url)
+        .await
+        .map_err(std::io::Error::other)?;
+    Ok(server.with_tasks(tool_executor::task::Tasks::new(store)))
+}
+
+#[cfg(not(feature = "postgres"))]
+async fn tasks_in(
+    _: tool_executor::McpServer,
+    _: &str,
+) -> std::io::Result<tool_executor::McpServer> {
+    eprintln!("--tasks-postgres needs the `postgres` feature");
     std::process::exit(2)
 }
 
@@ -176,12 +200,18 @@ async fn main() -> std::io::Result<()> {
     match args.as_slice() {
         [] => server.serve_stdio().await,
         ["--http", addr, rest @ ..] => {
-            let stateless = match rest {
-                [] => false,
-                ["--stateless"] => true,
+            let (stateless, postgres) = match rest {
+                [] => (false, None),
+                ["--stateless"] => (true, None),
+                ["--stateless", "--tasks-postgres", url] => (true, Some(*url)),
+                ["--tasks-postgres", url] => (false, Some(*url)),
                 _ => usage(),
             };
             let server = server.with_stateless_http(stateless);
+            let server = match postgres {
+                Some(url) => tasks_in(server, url).await?,
+                None => server,
+            };
             let addr: SocketAddr = addr.parse().unwrap_or_else(|_| usage());
             let listener = tokio::net::TcpListener::bind(addr).await?;
             // The peer script waits for this line before connecting.
