@@ -39,7 +39,7 @@ mod support;
 pub use memory::{DEFAULT_MAX_TASKS, MemoryTaskStore};
 #[cfg(feature = "task-postgres")]
 #[cfg_attr(docsrs, doc(cfg(feature = "task-postgres")))]
-pub use postgres::PostgresTaskStore;
+pub use postgres::{DEFAULT_REPLICA_TIMEOUT, PostgresTaskStore};
 pub use record::{TaskId, TaskOutcome, TaskRecord, TaskStatus, iso8601};
 pub use run::{DEFAULT_POLL_INTERVAL, DEFAULT_TASK_TTL, Finish, MAX_TASK_TTL, TaskError, Tasks};
 pub use store::{StoreError, TaskStore};
