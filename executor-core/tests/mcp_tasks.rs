@@ -427,21 +427,30 @@ async fn two_replicas_on_one_store_read_and_cancel_each_others_tasks() {
     };
     let (one, stop_one) = serve_http(replica(&store)).await;
     let (two, stop_two) = serve_http(replica(&store)).await;
+    across_replicas(one, two, "memory").await;
+    stop_one.cancel();
+    stop_two.cancel();
+}
+
+/// What two replicas on one store show: a task created on `one` is found on `two` at once
+/// (durable before return) and finished there; one cancelled through `two` is marked there,
+/// and `one`, which runs it, stops the call when it next reads the record (`key` names the
+/// `held` call).
+async fn across_replicas(one: SocketAddr, two: SocketAddr, key: &str) {
     let params = json!({"name": "add", "arguments": {"a": 20, "b": 22}, "_meta": meta(true)});
     let id = created(&post(one, "tools/call", "add", params).await, 300_000, 20);
+    let params = json!({"taskId": id, "_meta": meta(true)});
+    let first = post(two, "tasks/get", &id, params).await;
+    assert_eq!(first["result"]["taskId"], id.as_str(), "{first}");
     let done = get_until(two, &id, "completed").await;
     assert_eq!(done["result"]["structuredContent"], json!({"result": 42}));
 
-    // Cancelled through the other replica: marked there, and the replica running it stops the
-    // call when it next reads the record (its record stays cancelled).
-    let params = json!({"name": "held", "arguments": {"key": "memory"}, "_meta": meta(true)});
+    let params = json!({"name": "held", "arguments": {"key": key}, "_meta": meta(true)});
     let id = created(&post(one, "tools/call", "held", params).await, 300_000, 20);
     let params = json!({"taskId": id, "_meta": meta(true)});
     post(two, "tasks/cancel", &id, params).await;
     get_until(one, &id, "cancelled").await;
-    until_dropped("memory").await;
-    stop_one.cancel();
-    stop_two.cancel();
+    until_dropped(key).await;
 }
 
 /// Our client on `server` over streamable HTTP (stateful, or stateless).
@@ -538,23 +547,7 @@ async fn two_replicas_on_postgres_read_finish_and_cancel_each_others_tasks() {
     };
     let (one, stop_one) = replica().await;
     let (two, stop_two) = replica().await;
-
-    let params = json!({"name": "add", "arguments": {"a": 20, "b": 22}, "_meta": meta(true)});
-    let id = created(&post(one, "tools/call", "add", params).await, 300_000, 20);
-    // Durable before return: the other replica finds it at once.
-    let params = json!({"taskId": id, "_meta": meta(true)});
-    let first = post(two, "tasks/get", &id, params).await;
-    assert_eq!(first["result"]["taskId"], id.as_str(), "{first}");
-    let done = get_until(two, &id, "completed").await;
-    assert_eq!(done["result"]["structuredContent"], json!({"result": 42}));
-
-    let params = json!({"name": "held", "arguments": {"key": "postgres"}, "_meta": meta(true)});
-    let id = created(&post(one, "tools/call", "held", params).await, 300_000, 20);
-    let params = json!({"taskId": id, "_meta": meta(true)});
-    post(two, "tasks/cancel", &id, params).await;
-    get_until(one, &id, "cancelled").await;
-    // The replica running the call stopped it.
-    until_dropped("postgres").await;
+    across_replicas(one, two, "postgres").await;
 
     let params = json!({"name": "brief", "arguments": {}, "_meta": meta(true)});
     let id = created(&post(one, "tools/call", "brief", params).await, 300, 20);
