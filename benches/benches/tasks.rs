@@ -1,9 +1,12 @@
 //! MCP tasks against a plain call (BENCHMARKS.md §17): the same `add` over an in-memory pipe,
 //! raw JSON-RPC lines, on one current-thread runtime (client, server and the task's call all on
 //! the benchmark thread): `plain` is one `tools/call`; `task` is the call made a task and its
-//! first `tasks/get`, with the in-memory store.
+//! first `tasks/get`, with the in-memory store; with feature `postgres` and a database URL in
+//! `EXECUTOR_BENCH_POSTGRES`, `task_and_first_get_postgres` with a PostgreSQL store too (its
+//! database's CPU time is not the benchmark thread's, so that row is wall clock in spirit:
+//! read it as "how long", not "how much CPU").
 //!
-//! Run: `cargo bench -p benches --bench tasks`.
+//! Run: `cargo bench -p benches --bench tasks` (`--features postgres` with the URL set).
 
 use benches::tasks::Wire;
 use common::ThreadCpuTime;
@@ -28,6 +31,13 @@ fn tasks(c: &mut Criterion<ThreadCpuTime>) {
     group.bench_function("task_and_first_get", |b| {
         b.iter(|| rt.block_on(wire.task_and_first_get()));
     });
+    #[cfg(feature = "postgres")]
+    if let Ok(url) = std::env::var("EXECUTOR_BENCH_POSTGRES") {
+        let mut pg = rt.block_on(Wire::with_postgres(&url));
+        group.bench_function("task_and_first_get_postgres", |b| {
+            b.iter(|| rt.block_on(pg.task_and_first_get()));
+        });
+    }
     group.finish();
 }
 

@@ -53,6 +53,18 @@ impl Wire {
         Self::serve(McpServer::new(toolset![add]).with_tasks(tasks))
     }
 
+    /// Serves `add` on a pipe, its tasks in PostgreSQL at `url`.
+    ///
+    /// # Panics
+    /// When the database cannot be reached.
+    #[cfg(feature = "postgres")]
+    pub async fn with_postgres(url: &str) -> Self {
+        let store = tool_executor::task::PostgresTaskStore::connect(url)
+            .await
+            .expect("PostgreSQL");
+        Self::serve(McpServer::new(toolset![add]).with_tasks(Tasks::new(store)))
+    }
+
     /// Serves `server` on a pipe.
     #[must_use]
     pub fn serve(server: McpServer) -> Self {
