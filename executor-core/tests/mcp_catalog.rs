@@ -436,3 +436,40 @@ fn the_catalog_stands_alone() {
     assert!(catalog.serves("notes://a/1"));
     assert!(!catalog.serves("notes://a"));
 }
+
+#[tokio::test]
+async fn list_results_carry_the_servers_ttl_and_cache_scope() {
+    use tool_executor::mcp::CacheScope;
+    let plain = server();
+    let mut client = plain.test_client().await.unwrap();
+    let listed = client.request("prompts/list", json!({})).await.unwrap();
+    assert_eq!(
+        (listed.get("ttlMs"), listed.get("cacheScope")),
+        (None, None)
+    );
+    let cached = server().with_list_ttl(Duration::from_secs(60), CacheScope::Public);
+    let mut client = cached.test_client().await.unwrap();
+    for method in [
+        "tools/list",
+        "prompts/list",
+        "resources/list",
+        "resources/templates/list",
+    ] {
+        let listed = client.request(method, json!({})).await.unwrap();
+        assert_eq!(
+            (listed["ttlMs"].clone(), listed["cacheScope"].clone()),
+            (json!(60_000), json!("public")),
+            "{method}"
+        );
+    }
+    // The setting survives a later `with_catalog`, and the catalog a later setting.
+    let later = McpServer::new(toolset![beep])
+        .with_list_ttl(Duration::from_millis(5), CacheScope::Private)
+        .with_catalog(catalog![readme]);
+    let mut client = later.test_client().await.unwrap();
+    let listed = client.request("resources/list", json!({})).await.unwrap();
+    assert_eq!(
+        (listed["ttlMs"].clone(), listed["cacheScope"].clone()),
+        (json!(5), json!("private"))
+    );
+}

@@ -11,7 +11,7 @@ use std::sync::atomic::Ordering;
 use std::sync::{Arc, PoisonError};
 
 use rmcp::model::{
-    CompleteRequestParams, CompleteResult, CompletionInfo, ErrorCode, ErrorData,
+    CacheScope, CompleteRequestParams, CompleteResult, CompletionInfo, ErrorCode, ErrorData,
     GetPromptRequestParams, GetPromptResult, ListPromptsResult, ListResourceTemplatesResult,
     ListResourcesResult, LoggingLevel, LoggingMessageNotificationParam, ReadResourceRequestParams,
     ReadResourceResult, Reference, ResourceUpdatedNotificationParam,
@@ -20,7 +20,7 @@ use rmcp::service::{Peer, RequestContext, RoleServer};
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 
-use super::offer::{MAX_LOG_LEVELS, MAX_SUBSCRIPTIONS, Offer};
+use super::offer::{MAX_LOG_LEVELS, MAX_SUBSCRIPTIONS};
 use super::server::McpServer;
 use crate::catalog::{Catalog, CatalogError, CompletionRef, ResourceSpec, ResourceUri};
 use crate::failure::{FailureKind, ToolFailure};
@@ -131,7 +131,21 @@ impl McpServer {
     /// `completion/complete` and resource subscriptions (see [`Catalog`]).
     #[must_use]
     pub fn with_catalog(self, catalog: Catalog) -> Self {
-        self.edit(|inner| inner.offer = Arc::new(Offer::with_catalog(catalog)))
+        self.edit(|inner| inner.offer = Arc::new(inner.offer.with_catalog(catalog)))
+    }
+
+    /// How long clients may keep `tools/list`, `prompts/list`, `resources/list` and
+    /// `resources/templates/list` results (`ttlMs`), and who may share a cached copy
+    /// (`cacheScope`: `Private`, the caller's client only, or `Public`). Unset by default: the
+    /// results carry neither, which clients read as "do not cache".
+    #[must_use]
+    pub fn with_list_ttl(self, ttl: std::time::Duration, scope: CacheScope) -> Self {
+        let ttl = u64::try_from(ttl.as_millis()).unwrap_or(u64::MAX);
+        self.edit(|inner| {
+            let mut offer = inner.offer.fresh();
+            offer.list_cache = Some((ttl, scope));
+            inner.offer = Arc::new(offer);
+        })
     }
 
     /// Sends `notifications/resources/updated` for `uri` to every session subscribed to it;
@@ -218,7 +232,9 @@ impl McpServer {
     pub(crate) fn list_prompts_wire(&self) -> Result<ListPromptsResult, ErrorData> {
         let catalog = self.catalog_or_not_found("prompts/list")?;
         let prompts = catalog.prompts().map(wire).collect::<Result<_, _>>()?;
-        Ok(ListPromptsResult::with_all_items(prompts))
+        Ok(self
+            .offer()
+            .cache(ListPromptsResult::with_all_items(prompts)))
     }
 
     pub(crate) async fn get_prompt_wire(
@@ -240,7 +256,9 @@ impl McpServer {
             .resources()
             .map(|s| wire(&listing(s)))
             .collect::<Result<_, _>>()?;
-        Ok(ListResourcesResult::with_all_items(resources))
+        Ok(self
+            .offer()
+            .cache(ListResourcesResult::with_all_items(resources)))
     }
 
     pub(crate) fn list_templates_wire(&self) -> Result<ListResourceTemplatesResult, ErrorData> {
@@ -249,7 +267,9 @@ impl McpServer {
             .templates()
             .map(|s| wire(&listing(s)))
             .collect::<Result<_, _>>()?;
-        Ok(ListResourceTemplatesResult::with_all_items(templates))
+        Ok(self
+            .offer()
+            .cache(ListResourceTemplatesResult::with_all_items(templates)))
     }
 
     pub(crate) async fn read_resource_wire(
