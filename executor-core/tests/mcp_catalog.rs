@@ -383,15 +383,29 @@ async fn a_server_without_a_catalog_refuses_prompts_and_resources() {
     );
 }
 
+/// Asks the client's model.
+#[tool]
+async fn ask(ctx: &ToolContext) -> Result<String, ToolFailure> {
+    let model = ctx.require_extension::<tool_executor::mcp::ClientModel>()?;
+    model.ask("hello", 10).await
+}
+
 #[tokio::test]
-async fn sampling_reaches_the_client_which_refuses_it_and_the_tool_reports_that() {
-    /// Asks the client's model.
-    #[tool]
-    async fn ask(ctx: &ToolContext) -> Result<String, ToolFailure> {
-        let model = ctx.require_extension::<tool_executor::mcp::ClientModel>()?;
-        model.ask("hello", 10).await
-    }
+async fn sampling_needs_a_client_that_declared_it() {
+    // The test client declares no capabilities: the tool gets no `ClientModel`.
     let mut client = McpServer::new(toolset![ask]).test_client().await.unwrap();
+    let r = client.call_tool("ask", json!({})).await.unwrap();
+    assert_eq!(r["isError"], json!(true));
+    assert_eq!(r["_meta"]["executor/failure"]["code"], "missing_extension");
+}
+
+#[tokio::test]
+async fn sampling_reaches_a_client_that_declared_it() {
+    let mut client = McpServer::new(toolset![ask])
+        .test_client_with_capabilities(json!({"sampling": {}}))
+        .await
+        .unwrap();
+    // The test client refuses the server's request; the tool reports that.
     let r = client.call_tool("ask", json!({})).await.unwrap();
     assert_eq!(r["isError"], json!(true));
     let text = r["content"][0]["text"].as_str().unwrap();

@@ -72,9 +72,10 @@ impl LogSink for McpLog {
 }
 
 /// A tool's way to ask the client's model (MCP sampling, `sampling/createMessage`), attached
-/// to every call an [`McpServer`] serves with a session. Sampling is deprecated in MCP
-/// 2026-07-28 and works on 2025-11-25 sessions only: on a 2026-07-28 connection, or a stateless
-/// server, [`ask`](Self::ask) fails.
+/// to the calls an [`McpServer`] serves for a client that declared the `sampling` capability
+/// (`ctx.require_extension::<ClientModel>()` fails with `missing_extension` for any other).
+/// Sampling is deprecated in MCP 2026-07-28 and works on 2025-11-25 sessions only: on a
+/// 2026-07-28 connection, or a stateless server, [`ask`](Self::ask) fails.
 ///
 /// ```
 /// use tool_executor::mcp::ClientModel;
@@ -187,9 +188,18 @@ impl McpServer {
                 .unwrap_or_else(PoisonError::into_inner);
             levels.get(session).copied()
         });
-        let ctx = ctx.with_extension(ClientModel {
-            peer: context.peer.clone(),
-        });
+        // Only for a client that can answer: no allocation on the calls of any other.
+        let samples = context
+            .peer
+            .peer_info()
+            .is_some_and(|info| info.capabilities.sampling.is_some());
+        let ctx = if samples {
+            ctx.with_extension(ClientModel {
+                peer: context.peer.clone(),
+            })
+        } else {
+            ctx
+        };
         match chosen {
             Some(threshold) => ctx.with_extension(Logger(Arc::new(McpLog {
                 peer: context.peer.clone(),
