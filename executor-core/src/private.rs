@@ -42,11 +42,11 @@ pub use crate::catalog::{
     PromptResult, PromptSpec, Resource, ResourceSpec, ResourceUri, UriTemplate,
 };
 pub use crate::failure::{FailureCodes, FailureKind, ToolFailure};
-pub use crate::tool::ResourceContents;
 pub use crate::tool::{
     BoxFuture, ContextExecutor, SpecList, Tool, ToolAnnotations, ToolContext, ToolExecution,
     ToolSpec, ToolStreamChunk,
 };
+pub use crate::tool::{Icon, ResourceContents};
 pub use ::core::default::Default;
 pub use ::std::borrow::Cow;
 pub use ::std::string::String;

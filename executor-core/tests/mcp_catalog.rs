@@ -23,7 +23,7 @@ fn chart() -> Image {
 }
 
 /// A beep.
-#[tool]
+#[tool(icon = "https://example.com/beep.svg")]
 fn beep() -> Audio {
     Audio::from_base64("UklGRg==", "audio/wav")
 }
@@ -71,7 +71,7 @@ fn colors(prefix: &str) -> Vec<String> {
 }
 
 /// Paints something.
-#[prompt(title = "Paint")]
+#[prompt(title = "Paint", icon = "https://example.com/paint.png")]
 async fn paint(
     /// What to paint.
     subject: String,
@@ -94,7 +94,12 @@ fn refuse() -> Result<String, ToolFailure> {
 }
 
 /// The readme.
-#[resource(uri = "docs://readme", mime_type = "text/markdown", title = "README")]
+#[resource(
+    uri = "docs://readme",
+    mime_type = "text/markdown",
+    title = "README",
+    icon = "data:image/png;base64,AA=="
+)]
 fn readme() -> String {
     "# Hi".into()
 }
@@ -139,6 +144,15 @@ async fn initialize_declares_prompts_resources_logging_and_completions() {
     assert_eq!(caps["resources"], json!({"subscribe": true}));
     assert_eq!(caps["logging"], json!({}));
     assert_eq!(caps["completions"], json!({}));
+    // The server's own icon.
+    let icon = tool_executor::tool::Icon::new("https://example.com/s.svg")
+        .with_mime_type("image/svg+xml")
+        .with_sizes(["any"]);
+    let with_icon = server().with_icon(icon).test_client().await.unwrap();
+    assert_eq!(
+        with_icon.initialize_result()["serverInfo"]["icons"],
+        json!([{"src": "https://example.com/s.svg", "mimeType": "image/svg+xml", "sizes": ["any"]}])
+    );
     // A server without a catalog declares logging only.
     let bare = McpServer::new(toolset![beep]).test_client().await.unwrap();
     let caps = &bare.initialize_result()["capabilities"];
@@ -178,6 +192,11 @@ async fn rich_results_are_content_blocks_without_structured_content_or_output_sc
             None,
             json!(false)
         )
+    );
+    let beep = tools.iter().find(|t| t["name"] == "beep").unwrap();
+    assert_eq!(
+        beep["icons"],
+        json!([{"src": "https://example.com/beep.svg"}])
     );
     let r = client.call_tool("beep", json!({})).await.unwrap();
     assert_eq!(
@@ -257,6 +276,7 @@ async fn prompts_list_and_get() {
         client.list_prompts().await.unwrap(),
         vec![
             json!({"name": "paint", "title": "Paint", "description": "Paints something.",
+            "icons": [{"src": "https://example.com/paint.png"}],
             "arguments": [
                 {"name": "subject", "description": "What to paint.", "required": true},
                 {"name": "color", "description": "Which color.", "required": false}
@@ -295,7 +315,8 @@ async fn resources_list_read_and_templates() {
         client.list_resources().await.unwrap(),
         vec![
             json!({"uri": "docs://readme", "name": "readme", "title": "README",
-                   "description": "The readme.", "mimeType": "text/markdown"}),
+                   "description": "The readme.", "mimeType": "text/markdown",
+                   "icons": [{"src": "data:image/png;base64,AA=="}]}),
             json!({"uri": "docs://logo", "name": "logo", "description": "Raw bytes.", "mimeType": "image/png"}),
         ]
     );

@@ -135,6 +135,18 @@ impl McpServer {
         self.edit(|inner| inner.offer = Arc::new(inner.offer.with_catalog(catalog)))
     }
 
+    /// Adds an icon to the server's `serverInfo` (an `https:` or `data:` image).
+    #[must_use]
+    pub fn with_icon(self, icon: crate::tool::Icon) -> Self {
+        // Both are MCP's `Icon`.
+        let icon = serde_json::to_value(icon).and_then(serde_json::from_value::<rmcp::model::Icon>);
+        self.edit(|inner| {
+            if let Ok(icon) = icon {
+                inner.info.icons.get_or_insert_with(Vec::new).push(icon);
+            }
+        })
+    }
+
     /// How long clients may keep `tools/list`, `prompts/list`, `resources/list` and
     /// `resources/templates/list` results (`ttlMs`), and who may share a cached copy
     /// (`cacheScope`: `Private`, the caller's client only, or `Public`). Unset by default: the
@@ -382,6 +394,9 @@ fn listing(spec: &ResourceSpec) -> Value {
         if let Some(value) = value {
             out.insert(key.into(), value.as_str().into());
         }
+    }
+    if !spec.icons.is_empty() {
+        out.insert("icons".into(), json!(spec.icons));
     }
     Value::Object(out)
 }

@@ -84,7 +84,7 @@ pub struct McpServer {
 
 pub(crate) struct Inner {
     executor: Arc<dyn ToolExecutor>,
-    info: Implementation,
+    pub(crate) info: Implementation,
     instructions: Option<String>,
     pub(crate) max_request_bytes: usize,
     pub(crate) max_pending_output: usize,

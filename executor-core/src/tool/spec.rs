@@ -82,6 +82,9 @@ pub struct ToolSpec {
     /// tokens (`McpServer::with_oauth`); ignored by servers that do not.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub scopes: Vec<String>,
+    /// Icons a client may show for the tool (`#[tool(icon = "…")]`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub icons: Vec<super::content::Icon>,
 }
 
 fn is_default(a: &ToolAnnotations) -> bool {
@@ -106,6 +109,7 @@ impl ToolSpec {
             timeout: None,
             tags: Vec::new(),
             scopes: Vec::new(),
+            icons: Vec::new(),
         }
     }
 
@@ -131,6 +135,13 @@ impl ToolSpec {
         S: Into<String>,
     {
         self.failure_codes = codes.into_iter().map(Into::into).collect();
+        self
+    }
+
+    /// Sets the icons.
+    #[must_use]
+    pub fn with_icons(mut self, icons: impl IntoIterator<Item = super::content::Icon>) -> Self {
+        self.icons = icons.into_iter().collect();
         self
     }
 

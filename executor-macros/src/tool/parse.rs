@@ -24,6 +24,7 @@ const TOOL: Keys = Keys {
         "timeout",
         "tags",
         "scopes",
+        "icon",
         "crate",
     ],
 };
@@ -52,6 +53,8 @@ pub struct ToolAttr {
     pub tags: Option<Vec<LitStr>>,
     /// The OAuth scopes a caller needs, space-separated in the literal.
     pub scopes: Option<Vec<String>>,
+    /// `icon = "https://…"`: an icon's address.
+    pub icon: Option<LitStr>,
     /// The path, and the `crate` key's span.
     pub krate: Option<(CratePath, Span)>,
 }
@@ -96,6 +99,9 @@ impl ToolAttr {
             }),
             "tags" => set_once(&mut self.tags, meta, tags),
             "scopes" => set_once(&mut self.scopes, meta, scopes),
+            "icon" => set_once(&mut self.icon, meta, |m| {
+                attr::string(m, "https://example.com/icon.png")
+            }),
             "crate" => set_once(&mut self.krate, meta, |m| {
                 Ok((CratePath::parse_value(m.value()?)?, attr::key_span(m)))
             }),
