@@ -3,7 +3,10 @@
 #
 #   1. the official Python client against `examples/mcp_server`, on stdio and on streamable
 #      HTTP, stateful and `--stateless` (tests/peers/mcp/official_client.py);
-#   1a. the official Python client against `examples/conformance_server` (prompts, resources,
+#   1a. the same client with a small tasks extension (tests/peers/mcp/tasks_client.py) running
+#      the demo's `report` as an MCP task (2026-07-28 tasks extension) on stdio and on
+#      stateless HTTP: -32021 without the extension, polling, status messages, cancellation;
+#   1c. the official Python client against `examples/conformance_server` (prompts, resources,
 #      templates, completion, rich results, logging, sampling), on stdio and streamable HTTP, on
 #      2025-11-25 and 2026-07-28 (tests/peers/mcp/catalog_client.py);
 #   1b. the official Python client against `examples/composed_server` on stdio: a transformed
@@ -42,6 +45,10 @@ client="$root/executor-core/tests/peers/mcp/official_client.py"
 echo "mcp-peer: official client over stdio"
 # A panicking demo tool prints its panic to the server's stderr; that is expected.
 RUST_BACKTRACE=0 "$python" "$client" stdio "$server_bin"
+
+tasks_client="$root/executor-core/tests/peers/mcp/tasks_client.py"
+echo "mcp-peer: official client with a tasks extension over stdio"
+timeout 120 "$python" "$tasks_client" stdio "$server_bin"
 
 echo "mcp-peer: official client against the composed (transformed) server over stdio"
 timeout 120 "$python" "$root/executor-core/tests/peers/mcp/composed_client.py" \
@@ -91,6 +98,8 @@ stop_http_server
 echo "mcp-peer: official client over stateless streamable HTTP"
 start_http_server --stateless
 "$python" "$client" http "$url"
+echo "mcp-peer: official client with a tasks extension over stateless streamable HTTP"
+timeout 120 "$python" "$tasks_client" http "$url"
 stop_http_server
 
 inspector_version=2.12.0

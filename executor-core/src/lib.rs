@@ -237,6 +237,7 @@ mod base64;
 pub mod car;
 pub mod catalog;
 pub mod contract;
+pub mod elicit;
 pub mod failure;
 #[cfg(feature = "mcp")]
 #[cfg_attr(docsrs, doc(cfg(feature = "mcp")))]
@@ -249,6 +250,7 @@ pub mod search;
 #[cfg(feature = "subprocess")]
 #[cfg_attr(docsrs, doc(cfg(feature = "subprocess")))]
 pub mod subprocess;
+pub mod task;
 pub mod tool;
 pub mod transform;
 mod transport;

@@ -14,6 +14,9 @@ pub use ::std::sync::{Arc, OnceLock};
 pub use ::std::time::Duration;
 pub use ::tokio::sync::mpsc::Receiver;
 
+pub use crate::elicit::{
+    Answers, Field, Form, FormChoice, FormError, FormField, choice_decode, choice_schema,
+};
 pub use crate::failure::support::{
     AttachDebug, AttachError, AttachNone, AttachOwned, CodesProbe, DerivedCodes, NoCodes,
     SourceProbe, data_value, failure_message,
@@ -42,6 +45,7 @@ pub use crate::catalog::{
     PromptResult, PromptSpec, Resource, ResourceSpec, ResourceUri, UriTemplate,
 };
 pub use crate::failure::{FailureCodes, FailureKind, ToolFailure};
+pub use crate::task::{TaskSpec, TaskSupport};
 pub use crate::tool::{
     BoxFuture, ContextExecutor, SpecList, Tool, ToolAnnotations, ToolContext, ToolExecution,
     ToolSpec, ToolStreamChunk,

@@ -67,6 +67,10 @@ const SYNONYMS: &[(&str, &str)] = &[
     ("deadline", "timeout"),
     ("timeout_ms", "timeout"),
     ("time_limit", "timeout"),
+    ("long_running", "task"),
+    ("background", "task"),
+    ("poll_interval", "poll"),
+    ("lifetime", "ttl"),
     ("label", "title"),
     ("display_name", "title"),
     ("rename", "name"),
@@ -76,6 +80,12 @@ const SYNONYMS: &[(&str, &str)] = &[
     ("default_value", "default"),
     ("krate", "crate"),
     ("crate_path", "crate"),
+    // #[form].
+    ("minimum", "min"),
+    ("maximum", "max"),
+    ("min_len", "min_length"),
+    ("max_len", "max_length"),
+    ("public", "not_secret"),
     // #[agent].
     ("title", "name"),
     ("skills", "skill"),

@@ -1,5 +1,6 @@
 //! Procedural macros for [`tool-executor`](https://docs.rs/tool-executor): `#[tool]`,
-//! `#[tools]`, `toolset!`, `#[prompt]`, `#[resource]`, `#[derive(ToolFailure)]`, `agent_executor!` and `#[agent]`. Depend on
+//! `#[tools]`, `toolset!`, `#[prompt]`, `#[resource]`, `#[derive(ToolFailure)]`, `#[derive(Form)]`,
+//! `agent_executor!` and `#[agent]`. Depend on
 //! `tool-executor`, which re-exports them and pins this crate exactly; generated code reaches
 //! the runtime through `::tool_executor::__private` (or the `crate = …` override).
 
@@ -11,6 +12,7 @@ mod attr;
 mod catalog_fn;
 mod diag;
 mod failure;
+mod form;
 mod krate;
 mod prompt;
 mod resource;
@@ -50,6 +52,12 @@ pub fn toolset(input: TokenStream) -> TokenStream {
 #[proc_macro_derive(ToolFailure, attributes(failure))]
 pub fn derive_tool_failure(input: TokenStream) -> TokenStream {
     failure::derive_tool_failure(input.into()).into()
+}
+
+#[doc = include_str!("../docs/form.md")]
+#[proc_macro_derive(Form, attributes(form))]
+pub fn derive_form(input: TokenStream) -> TokenStream {
+    form::derive_form(input.into()).into()
 }
 
 #[doc = include_str!("../docs/agent_executor.md")]

@@ -13,6 +13,7 @@ mod catalog;
 mod client;
 mod context;
 mod convert;
+mod elicit;
 #[cfg(feature = "mcp-http")]
 mod limits;
 #[cfg(all(feature = "mcp-http", feature = "oauth"))]
@@ -23,6 +24,7 @@ mod server;
 #[cfg(feature = "mcp-http")]
 mod sessions;
 mod stdio;
+mod tasks;
 pub mod testing;
 
 pub use catalog::ClientModel;

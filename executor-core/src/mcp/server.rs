@@ -6,12 +6,13 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 use rmcp::ServerHandler;
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CompleteRequestParams, CompleteResult, ErrorCode,
-    ErrorData, GetPromptRequestParams, GetPromptResponse, Implementation, ListPromptsResult,
-    ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, PaginatedRequestParams,
-    ProgressNotificationParam, ProgressToken, ReadResourceRequestParams, ReadResourceResponse,
-    ServerCapabilities, ServerConfig, SubscribeRequestParams, SubscriptionFilter,
-    UnsubscribeRequestParams,
+    CallToolRequestParams, CallToolResponse, CancelTaskParams, CompleteRequestParams,
+    CompleteResult, ErrorCode, ErrorData, GetPromptRequestParams, GetPromptResponse, GetTaskParams,
+    GetTaskResult, Implementation, ListPromptsResult, ListResourceTemplatesResult,
+    ListResourcesResult, ListToolsResult, PaginatedRequestParams, ProgressNotificationParam,
+    ProgressToken, ReadResourceRequestParams, ReadResourceResponse, ServerCapabilities,
+    ServerConfig, SubscribeRequestParams, SubscriptionFilter, UnsubscribeRequestParams,
+    UpdateTaskParams,
 };
 use rmcp::service::{NotificationContext, Peer, RequestContext, RoleServer, SubscriptionContext};
 use serde_json::Value;
@@ -105,6 +106,9 @@ pub(crate) struct Inner {
     /// first: rmcp acknowledges the request before `listen` runs, and a change the client
     /// makes right after the acknowledgment must still reach it.
     listens: Mutex<std::collections::VecDeque<ListChanges>>,
+    /// Where calls that run as tasks are kept; `None` when no tool can be one and
+    /// `with_tasks` was not called (see `mcp/tasks.rs`).
+    pub(super) tasks: Option<crate::task::Tasks>,
     /// Prompts, resources, log levels and subscriptions (`mcp/catalog.rs`).
     pub(crate) offer: Arc<super::offer::Offer>,
 }
@@ -149,6 +153,7 @@ impl McpServer {
             .and_then(|p| p.file_stem().map(|s| s.to_string_lossy().into_owned()))
             .unwrap_or_else(|| "executor".to_owned());
         let list_changed = executor.list_changes().is_some();
+        let tasks = super::tasks::default_tasks(&executor.specs());
         Self {
             inner: Arc::new(Inner {
                 list_changed,
@@ -166,6 +171,7 @@ impl McpServer {
                 #[cfg(all(feature = "mcp-http", feature = "oauth"))]
                 oauth: None,
                 catalog: Mutex::new(None),
+                tasks,
                 offer: Arc::default(),
             }),
             session: None,
@@ -191,6 +197,7 @@ impl McpServer {
                 catalog: Mutex::new(None),
                 list_changed: shared.list_changed,
                 listens: Mutex::default(),
+                tasks: shared.tasks.clone(),
                 offer: Arc::new(shared.offer.fresh()),
             },
         };
@@ -325,6 +332,43 @@ impl McpServer {
         self.edit(|i| i.stateless_http = stateless)
     }
 
+    /// Keeps the server's tasks in `tasks` (a [`Tasks`](crate::task::Tasks) over your store, or with your default
+    /// TTL and poll interval) instead of the in-memory default, and serves the MCP tasks
+    /// extension even if no tool can be a task yet (an executor whose listing changes).
+    ///
+    /// A tool declared `#[tool(task = "optional")]` runs as a task when the client declares
+    /// the extension on the call; `task = "required"` only then (else -32021).
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use tool_executor::prelude::*;
+    /// use tool_executor::task::{MemoryTaskStore, Tasks};
+    ///
+    /// /// Writes a long report.
+    /// #[tool(task = "required")]
+    /// async fn report(seconds: u64) -> String { format!("{seconds} s") }
+    ///
+    /// let tasks = Tasks::new(MemoryTaskStore::new(1_000))
+    ///     .with_defaults(Duration::from_secs(600), Duration::from_secs(2));
+    /// let server = tool_executor::mcp_server!(toolset![report]).with_tasks(tasks);
+    /// # let _ = server;
+    /// ```
+    #[must_use]
+    pub fn with_tasks(self, tasks: crate::task::Tasks) -> Self {
+        self.edit(|inner| inner.tasks = Some(tasks))
+    }
+
+    /// The server's tasks; -32601 when it serves none.
+    fn tasks(&self) -> Result<&crate::task::Tasks, ErrorData> {
+        self.inner.tasks.as_ref().ok_or_else(|| {
+            ErrorData::new(
+                ErrorCode::METHOD_NOT_FOUND,
+                "this server runs no tasks",
+                None,
+            )
+        })
+    }
+
     /// A copy serving one stdio connection as session `id`.
     pub(crate) fn for_session(&self, id: String) -> Self {
         Self {
@@ -389,6 +433,25 @@ impl McpServer {
                 _ => convert::listed(spec).tool,
             })
             .collect()
+    }
+
+    /// How a call of `tool` is answered for this request: the tool's spec (from the cached
+    /// listing, or this caller's) against the request's declared capabilities.
+    fn task_mode(
+        &self,
+        tool: &str,
+        context: &RequestContext<RoleServer>,
+    ) -> Result<super::tasks::Mode, ErrorData> {
+        let catalog = self.catalog();
+        let declared = super::tasks::declared(context);
+        if let Some(&i) = catalog.index.get(tool) {
+            return super::tasks::mode(Some(&catalog.specs[i]), declared);
+        }
+        let specs = self.inner.executor.specs_for(&self.caller_of(context));
+        super::tasks::mode(
+            specs.iter().find(|s| s.name == tool).map(|s| &**s),
+            declared,
+        )
     }
 
     /// How results of `tool` are shaped (wrapped as `{"result": …}`, content blocks): from the
@@ -486,8 +549,7 @@ impl McpServer {
             .map_err(|why| ErrorData::invalid_params(why, None))?;
         let mut ctx = ToolContext::new()
             .with_attempt(attempt)
-            .with_action_id(context.id.to_string())
-            .with_cancellation(context.ct.clone());
+            .with_action_id(context.id.to_string());
         if let Some(key) = key {
             ctx = ctx.with_idempotency_key(key);
         }
@@ -497,6 +559,22 @@ impl McpServer {
             ctx = ctx.with_session_id(session);
         }
         ctx = self.inner.context.attach(ctx, &context);
+        // The span `call_tool` runs this in: the parent of the calls the tool makes.
+        #[cfg(feature = "tracing")]
+        {
+            ctx = ctx.with_extension(crate::tool::span::CallSpan(tracing::Span::current()));
+        }
+        // A tool that may run as a task, for a client that asked for tasks (`mcp/tasks.rs`).
+        if let Some(tasks) = &self.inner.tasks
+            && let super::tasks::Mode::Task(settings) = self.task_mode(&request.name, &context)?
+        {
+            let wrap = self.wraps(&request.name, &context);
+            let executor = Arc::clone(&self.inner.executor);
+            let name = request.name.to_string();
+            return super::tasks::start(tasks, executor, name, params, ctx, settings, wrap).await;
+        }
+        ctx = ctx.with_cancellation(context.ct.clone());
+        ctx = super::elicit::attach(ctx, &context, self.inner.stateless_http);
         // Dropped when the call is done: what tells the forwarder to stop waiting for chunks.
         let mut done = None;
         let forwarder = context.meta.get_progress_token().map(|token| {
@@ -590,6 +668,9 @@ impl ServerHandler for McpServer {
         } else {
             ServerCapabilities::builder().enable_tools().build()
         };
+        if self.inner.tasks.is_some() {
+            super::tasks::advertise(&mut capabilities);
+        }
         self.inner.offer.capabilities(&mut capabilities);
         let config = ServerConfig::new(capabilities).with_server_info(self.inner.info.clone());
         match &self.inner.instructions {
@@ -673,7 +754,42 @@ impl ServerHandler for McpServer {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
+        // One span per call, by the OpenTelemetry MCP conventions (`mcp/context.rs`).
+        #[cfg(feature = "tracing")]
+        {
+            let session = self.session_of(&context);
+            let span = super::context::call_span(&request.name, &context, session.as_deref());
+            let answer =
+                tracing::Instrument::instrument(self.call(request, context), span.clone()).await;
+            super::context::record_call(&span, &answer);
+            answer
+        }
+        #[cfg(not(feature = "tracing"))]
         self.call(request, context).await
+    }
+
+    async fn get_task(
+        &self,
+        request: GetTaskParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<GetTaskResult, ErrorData> {
+        super::tasks::get(self.tasks()?, &request.task_id).await
+    }
+
+    async fn update_task(
+        &self,
+        request: UpdateTaskParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        super::tasks::update(self.tasks()?, &request.task_id).await
+    }
+
+    async fn cancel_task(
+        &self,
+        request: CancelTaskParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        super::tasks::cancel(self.tasks()?, &request.task_id).await
     }
 
     // Prompts, resources, completion and logging: `mcp/catalog.rs`.

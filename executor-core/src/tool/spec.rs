@@ -5,6 +5,8 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use crate::task::TaskSpec;
+
 /// Behaviour hints, as MCP's tool annotations. They are hints: clients must not trust them for
 /// security decisions.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -85,6 +87,10 @@ pub struct ToolSpec {
     /// Icons a client may show for the tool (`#[tool(icon = "…")]`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub icons: Vec<super::content::Icon>,
+    /// Whether calls may run as tasks, and their TTL and poll interval
+    /// (`#[tool(task = "optional")]`; see [`crate::task`]). `None`: never a task.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub task: Option<TaskSpec>,
 }
 
 fn is_default(a: &ToolAnnotations) -> bool {
@@ -110,7 +116,22 @@ impl ToolSpec {
             tags: Vec::new(),
             scopes: Vec::new(),
             icons: Vec::new(),
+            task: None,
         }
+    }
+
+    /// Sets the task settings (see [`task`](Self::task)).
+    #[must_use]
+    pub const fn with_task(mut self, task: TaskSpec) -> Self {
+        self.task = Some(task);
+        self
+    }
+
+    /// How calls of the tool relate to tasks: [`TaskSupport::Forbidden`](crate::task::TaskSupport::Forbidden)
+    /// without task settings.
+    #[must_use]
+    pub fn task_support(&self) -> crate::task::TaskSupport {
+        self.task.map(|t| t.support).unwrap_or_default()
     }
 
     /// Sets the output schema.

@@ -34,6 +34,12 @@ pub struct ToolFn {
     pub scopes: Vec<String>,
     /// `#[tool(icon = "…")]`.
     pub icon: Option<String>,
+    /// `#[tool(task = …)]`: required or not, and the literal.
+    pub task: Option<(bool, LitStr)>,
+    /// `#[tool(ttl = …)]`: milliseconds, and the literal.
+    pub ttl: Option<(u64, LitStr)>,
+    /// `#[tool(poll = …)]`: milliseconds, and the literal.
+    pub poll: Option<(u64, LitStr)>,
     pub krate: CratePath,
     pub is_async: bool,
     pub params: Vec<Param>,
@@ -160,6 +166,9 @@ impl ToolFn {
             tags: attr.tags.iter().flatten().map(syn::LitStr::value).collect(),
             scopes: attr.scopes.unwrap_or_default(),
             icon: attr.icon.as_ref().map(LitStr::value),
+            task: attr.task,
+            ttl: attr.ttl,
+            poll: attr.poll,
             krate: attr.krate.map(|(k, _)| k).unwrap_or_default(),
             is_async: sig.asyncness.is_some(),
             params,

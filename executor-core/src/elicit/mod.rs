@@ -1,0 +1,40 @@
+//! Asking the user from inside a tool: typed forms (`#[derive(Form)]`), yes/no questions and
+//! URL visits, carried by each transport in its own way.
+//!
+//! A tool takes a `&ToolContext` and calls [`ToolContext::elicit`](crate::ToolContext::elicit)
+//! (or `confirm`, `elicit_url`, and the `_blocking` forms for sync tools). The transport that
+//! runs the call decides how the question travels:
+//!
+//! | transport | how the question travels |
+//! |---|---|
+//! | MCP 2025-11-25 (stdio, stateful HTTP) | an `elicitation/create` request in the session |
+//! | MCP 2026-07-28 | the call answers `input_required`; the retry carries the answer and the call runs again |
+//! | anything else (a provider loop, a plain `execute`) | [`ElicitError::Unsupported`], at once |
+//!
+//! A form is a flat object of primitives; [`FormField`] is implemented only for the types form
+//! mode can express, so a nested struct or a map is a compile error at the field.
+
+mod answer;
+mod ask;
+mod form;
+
+pub use answer::{Action, Answer, ElicitError, FormError, Question, Reply};
+pub use ask::{Asker, Elicitor};
+pub use form::{
+    Answers, Bound, ChoicesField, Field, FieldBuilder, Form, FormChoice, FormField, NumberField,
+    TextField, choice_decode, choice_schema,
+};
+/// `#[derive(Form)]`, beside the trait of the same name (as serde's `Serialize`).
+pub use tool_executor_macros::Form;
+
+/// `bytes` as lower-case hex: ids on the wire.
+#[cfg(feature = "mcp")]
+pub(crate) fn hex(bytes: &[u8]) -> String {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let mut out = String::with_capacity(bytes.len() * 2);
+    for byte in bytes {
+        out.push(char::from(DIGITS[usize::from(byte >> 4)]));
+        out.push(char::from(DIGITS[usize::from(byte & 0x0f)]));
+    }
+    out
+}

@@ -1,0 +1,346 @@
+//! `#[derive(Form)]`: the schema a client is sent (form mode of MCP 2025-11-25 and
+//! 2026-07-28, SEP-1034 defaults, SEP-1330 titled choices) and the decoding of its answer;
+//! `ctx.elicit` over an application's own `Elicitor`.
+
+use std::sync::{Arc, Mutex};
+
+use serde_json::{Value, json};
+use tool_executor::elicit::{Action, Answer, Asker, ElicitError, Elicitor, Form, Question, Reply};
+use tool_executor::tool::BoxFuture;
+use tool_executor::{ToolContext, ToolExecutor, ToolFailure, tool, toolset};
+
+#[derive(Form, Debug, Clone, Copy, PartialEq)]
+enum Size {
+    /// Small
+    S,
+    /// Medium size.
+    M,
+    #[form(value = "large", title = "Large (+2 €)")]
+    L,
+}
+
+#[derive(Form, Debug, Clone, Copy, PartialEq)]
+enum Topping {
+    Cheese,
+    Olives,
+}
+
+/// Every field kind form mode has.
+#[derive(Form, Debug, PartialEq)]
+struct Order {
+    /// Who the order is for.
+    #[form(title = "Name", min_length = 1, max_length = 20)]
+    name: String,
+    #[form(format = "email")]
+    email: String,
+    #[form(format = "date")]
+    deliver_on: Option<String>,
+    /// How many pizzas.
+    #[form(min = 1, max = 10, default = 1)]
+    quantity: u8,
+    #[form(min = 0.5, max = 2.5)]
+    spice: Option<f64>,
+    #[form(default = true)]
+    napkins: bool,
+    #[form(default = Size::M)]
+    size: Size,
+    #[form(min_items = 1, max_items = 2)]
+    toppings: Vec<Topping>,
+    /// Not a secret, though its name ends in `key`.
+    #[form(not_secret)]
+    sort_key: Option<i64>,
+}
+
+#[test]
+fn the_schema_is_the_flat_form_mode_object() {
+    let expected = json!({
+        "type": "object",
+        "properties": {
+            "name": {
+                "type": "string", "title": "Name", "description": "Who the order is for.",
+                "minLength": 1, "maxLength": 20
+            },
+            "email": { "type": "string", "format": "email" },
+            "deliver_on": { "type": "string", "format": "date" },
+            "quantity": {
+                "type": "integer", "description": "How many pizzas.",
+                "minimum": 1, "maximum": 10, "default": 1
+            },
+            "spice": { "type": "number", "minimum": 0.5, "maximum": 2.5 },
+            "napkins": { "type": "boolean", "default": true },
+            "size": {
+                "type": "string",
+                "oneOf": [
+                    { "const": "S", "title": "Small" },
+                    { "const": "M", "title": "Medium size" },
+                    { "const": "large", "title": "Large (+2 €)" }
+                ],
+                "default": "M"
+            },
+            "toppings": {
+                "type": "array",
+                "items": { "anyOf": [
+                    { "const": "Cheese", "title": "Cheese" },
+                    { "const": "Olives", "title": "Olives" }
+                ] },
+                "minItems": 1, "maxItems": 2
+            },
+            "sort_key": {
+                "type": "integer",
+                "description": "Not a secret, though its name ends in `key`."
+            }
+        },
+        "required": ["name", "email", "toppings"]
+    });
+    assert_eq!(Order::schema(), expected);
+}
+
+fn decode(content: &Value) -> Result<Order, String> {
+    Order::decode(content.as_object().expect("an object")).map_err(|e| e.to_string())
+}
+
+#[test]
+fn an_answer_decodes_with_defaults_for_what_it_leaves_out() {
+    let order = decode(&json!({
+        "name": "Ada", "email": "ada@example.com", "toppings": ["Olives", "Cheese"],
+        "quantity": 3.0, "spice": null
+    }))
+    .unwrap();
+    assert_eq!(
+        order,
+        Order {
+            name: "Ada".into(),
+            email: "ada@example.com".into(),
+            deliver_on: None,
+            quantity: 3,
+            spice: None,
+            napkins: true,
+            size: Size::M,
+            toppings: vec![Topping::Olives, Topping::Cheese],
+            sort_key: None,
+        }
+    );
+}
+
+#[test]
+fn an_answer_outside_the_form_names_the_field_and_the_rule() {
+    let base = json!({ "name": "Ada", "email": "a@b.c", "toppings": ["Cheese"] });
+    let with = |key: &str, value: Value| {
+        let mut content = base.clone();
+        content[key] = value;
+        decode(&content).unwrap_err()
+    };
+    assert_eq!(
+        decode(&json!({ "email": "a@b.c", "toppings": [] })).unwrap_err(),
+        "field `name`: the answer has no value for it"
+    );
+    assert_eq!(
+        with("name", json!("")),
+        "field `name`: expected at least 1 characters, got 0"
+    );
+    assert_eq!(
+        with("quantity", json!(11)),
+        "field `quantity`: expected at most 10, got 11"
+    );
+    assert_eq!(
+        with("quantity", json!(2.5)),
+        "field `quantity`: expected an integer, got 2.5"
+    );
+    assert_eq!(
+        with("napkins", json!("yes")),
+        "field `napkins`: expected a boolean, got a string"
+    );
+    assert_eq!(
+        with("size", json!("XL")),
+        "field `size`: `XL` is not one of the choices: `S`, `M`, `large`"
+    );
+    assert_eq!(
+        with("toppings", json!(["Cheese", "Olives", "Cheese"])),
+        "field `toppings`: expected at most 2 choices, got 3"
+    );
+    assert_eq!(
+        with("toppings", json!(["Ham"])),
+        "field `toppings`: `Ham` is not one of the choices: `Cheese`, `Olives`"
+    );
+}
+
+/// An elicitor that replies from a script and records the questions it was asked.
+#[derive(Clone, Default)]
+struct Scripted {
+    replies: Arc<Mutex<Vec<Result<Reply, ElicitError>>>>,
+    asked: Arc<Mutex<Vec<Question>>>,
+}
+
+impl Scripted {
+    fn new(replies: Vec<Result<Reply, ElicitError>>) -> Self {
+        Self {
+            replies: Arc::new(Mutex::new(replies)),
+            asked: Arc::default(),
+        }
+    }
+}
+
+impl Elicitor for Scripted {
+    fn ask(&self, question: Question) -> BoxFuture<'static, Result<Reply, ElicitError>> {
+        self.asked.lock().unwrap().push(question);
+        let reply = self.replies.lock().unwrap().remove(0);
+        Box::pin(async move { reply })
+    }
+}
+
+fn accept(content: Value) -> Result<Reply, ElicitError> {
+    let Value::Object(content) = content else {
+        return Err(ElicitError::Failed("a test answers with objects".into()));
+    };
+    Ok(Reply {
+        action: Action::Accept,
+        content: Some(content),
+    })
+}
+
+fn action(action: Action) -> Reply {
+    Reply {
+        action,
+        content: None,
+    }
+}
+
+#[derive(Form)]
+struct Seats {
+    #[form(min = 1, max = 8)]
+    count: u8,
+}
+
+/// Books seats for a show, asking how many.
+#[tool]
+async fn book(ctx: &ToolContext, show: String) -> Result<String, ToolFailure> {
+    Ok(
+        match ctx
+            .elicit::<Seats>(format!("How many seats for {show}?"))
+            .await?
+        {
+            Answer::Accepted(seats) => format!("{} seats", seats.count),
+            Answer::Declined => "declined".into(),
+            Answer::Cancelled => "cancelled".into(),
+        },
+    )
+}
+
+/// Wipes everything once the user confirms.
+#[tool]
+fn wipe(ctx: &ToolContext) -> Result<String, ToolFailure> {
+    Ok(if ctx.confirm_blocking("Wipe everything?")? {
+        "wiped".into()
+    } else {
+        "kept".into()
+    })
+}
+
+async fn run(asker: Option<Scripted>, tool: &str, args: Value) -> Result<Value, ToolFailure> {
+    let set = toolset![book, wipe];
+    let ctx = match asker {
+        Some(asker) => ToolContext::new().with_extension(Asker::new(asker)),
+        None => ToolContext::new(),
+    };
+    set.execute_with_context(tool, &args, ctx)
+        .await
+        .map(|execution| execution.output)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_tool_gets_the_typed_answer_or_the_users_refusal() {
+    let asker = Scripted::new(vec![
+        accept(json!({ "count": 3 })),
+        Ok(action(Action::Decline)),
+        Ok(action(Action::Cancel)),
+    ]);
+    let args = json!({ "show": "Hamlet" });
+    assert_eq!(
+        run(Some(asker.clone()), "book", args.clone())
+            .await
+            .unwrap(),
+        json!("3 seats")
+    );
+    assert_eq!(
+        run(Some(asker.clone()), "book", args.clone())
+            .await
+            .unwrap(),
+        json!("declined")
+    );
+    assert_eq!(
+        run(Some(asker.clone()), "book", args).await.unwrap(),
+        json!("cancelled")
+    );
+    let questions = asker.asked.lock().unwrap();
+    assert_eq!(
+        questions[0].to_params(),
+        json!({
+            "mode": "form",
+            "message": "How many seats for Hamlet?",
+            "requestedSchema": {
+                "type": "object",
+                "properties": { "count": { "type": "integer", "minimum": 1, "maximum": 8 } },
+                "required": ["count"]
+            }
+        })
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_answer_outside_the_form_fails_the_call_with_invalid_answer() {
+    let asker = Scripted::new(vec![accept(json!({ "count": 9 }))]);
+    let failure = run(Some(asker), "book", json!({ "show": "Hamlet" }))
+        .await
+        .unwrap_err();
+    assert_eq!(failure.code(), "invalid_answer");
+    assert!(
+        failure
+            .message()
+            .contains("field `count`: expected at most 8, got 9"),
+        "{failure}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_call_nothing_can_ask_fails_at_once_with_elicitation_unsupported() {
+    let failure = run(None, "book", json!({ "show": "Hamlet" }))
+        .await
+        .unwrap_err();
+    assert_eq!(failure.code(), "elicitation_unsupported");
+    let failure = run(None, "wipe", json!({})).await.unwrap_err();
+    assert_eq!(failure.code(), "elicitation_unsupported");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_sync_tool_confirms_on_its_thread() {
+    let asker = Scripted::new(vec![
+        Ok(action(Action::Accept)),
+        Ok(action(Action::Decline)),
+    ]);
+    assert_eq!(
+        run(Some(asker.clone()), "wipe", json!({})).await.unwrap(),
+        json!("wiped")
+    );
+    assert_eq!(
+        run(Some(asker.clone()), "wipe", json!({})).await.unwrap(),
+        json!("kept")
+    );
+    assert_eq!(
+        asker.asked.lock().unwrap()[0].to_params()["requestedSchema"],
+        json!({ "type": "object", "properties": {} })
+    );
+}
+
+/// A transport that takes the question with the call's answer (MCP 2026-07-28) drops the
+/// call: the body never runs past the question in that attempt.
+#[tokio::test(start_paused = true)]
+async fn a_suspended_question_never_resumes_the_body() {
+    let asker = Scripted::new(vec![Err(ElicitError::Suspended)]);
+    let ctx = ToolContext::new().with_extension(Asker::new(asker));
+    let question = ctx.elicit::<Seats>("How many?");
+    let waited = tokio::time::timeout(std::time::Duration::from_secs(3600), question).await;
+    assert!(
+        waited.is_err(),
+        "the body stays parked until the transport drops it"
+    );
+}

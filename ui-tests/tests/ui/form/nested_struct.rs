@@ -1,0 +1,14 @@
+use tool_executor::elicit::Form;
+
+#[derive(Form)]
+struct Address {
+    street: String,
+}
+
+#[derive(Form)]
+struct Signup {
+    name: String,
+    address: Address,
+}
+
+fn main() {}

@@ -1,0 +1,6 @@
+use tool_executor::elicit::Form;
+
+#[derive(Form)]
+struct Seats(u8);
+
+fn main() {}
