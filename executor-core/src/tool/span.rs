@@ -8,7 +8,10 @@
 //! trace.
 
 // Used by the transports: without `mcp` or `a2a` there is nothing to span yet.
-#![cfg_attr(not(all(feature = "mcp", feature = "a2a")), allow(dead_code, unused_imports))]
+#![cfg_attr(
+    not(all(feature = "mcp", feature = "a2a")),
+    allow(dead_code, unused_imports)
+)]
 
 use tracing::field::Empty;
 

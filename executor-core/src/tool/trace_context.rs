@@ -121,9 +121,7 @@ impl TraceContext {
         #[cfg(feature = "otel")]
         {
             let current = tracing::Span::current();
-            let span = ctx
-                .extension::<CallSpan>()
-                .map_or(&current, |call| &call.0);
+            let span = ctx.extension::<CallSpan>().map_or(&current, |call| &call.0);
             if let Some(ours) = Self::from_span(span, incoming) {
                 return Some(ours);
             }
