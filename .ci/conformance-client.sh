@@ -1,12 +1,11 @@
 #!/usr/bin/env bash
 # The official MCP conformance suite's client scenarios against our client:
 # examples/conformance_client (McpToolExecutor, with AuthorizationCode, ClientCredentials and
-# CrossAppAccess for the auth scenarios). The suite (pinned in conformance-setup.sh) starts
-# each scenario's server and authorization server and judges what the client sent; any failed
-# check fails CI.
+# CrossAppAccess for the auth scenarios, an elicitor for the elicitation one). The suite (pinned
+# in conformance-setup.sh) starts each scenario's server and authorization server and judges
+# what the client sent; any failed check fails CI.
 #
-# Every client scenario of the pinned suite runs except `elicitation-sep1034-client-defaults`,
-# which needs the client to answer the server's elicitation requests (issue 24).
+# Every client scenario of the pinned suite runs (27).
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -30,7 +29,7 @@ run() {
 
 # The suite's own auth suite (the 14 scenarios of the 2025-11-25 authorization spec).
 run --suite auth
-for scenario in initialize tools_call sse-retry \
+for scenario in initialize tools_call sse-retry elicitation-sep1034-client-defaults \
     auth/2025-03-26-oauth-metadata-backcompat auth/2025-03-26-oauth-endpoint-fallback \
     auth/resource-mismatch auth/offline-access-scope auth/offline-access-not-supported \
     auth/client-credentials-jwt auth/client-credentials-basic \

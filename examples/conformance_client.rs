@@ -16,7 +16,9 @@ use std::process::ExitCode;
 use serde_json::{Value, json};
 use tool_executor::ToolExecutor;
 use tool_executor::auth::{AuthorizationCode, ClientCredentials, CrossAppAccess};
+use tool_executor::elicit::{Action, Question, Reply};
 use tool_executor::mcp::{McpProtocol, McpServerConfig, McpToolExecutor};
+use tool_executor::tool::BoxFuture;
 
 /// The client id the suite's `auth/basic-cimd` scenario expects a client ID metadata
 /// document client to use.
@@ -79,6 +81,18 @@ async fn run(scenario: &str, url: &str, context: &Value) -> Result<(), String> {
             .with_client_metadata_url(CLIENT_METADATA_URL);
         config = config.with_token_provider(tokens);
     }
+    if scenario.starts_with("elicitation") {
+        // The user accepts without filling anything in: the client fills in each field's
+        // default (SEP-1034), which the suite checks.
+        config = config.with_elicitor(|_question: Question| -> BoxFuture<'static, _> {
+            Box::pin(async {
+                Ok(Reply {
+                    action: Action::Accept,
+                    content: Some(serde_json::Map::new()),
+                })
+            })
+        });
+    }
     let client = McpToolExecutor::connect(config)
         .await
         .map_err(|e| e.to_string())?;
@@ -88,6 +102,9 @@ async fn run(scenario: &str, url: &str, context: &Value) -> Result<(), String> {
         // The server closes the call's SSE stream after a priming event with `retry`: the
         // answer comes on the GET stream the client reopens with `Last-Event-ID`.
         "sse-retry" => Some(("test_reconnection", json!({}))),
+        "elicitation-sep1034-client-defaults" => {
+            Some(("test_client_elicitation_defaults", json!({})))
+        }
         _ if names.iter().any(|n| n == "test-tool") => Some(("test-tool", json!({}))),
         _ => None,
     };

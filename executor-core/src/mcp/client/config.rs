@@ -83,6 +83,18 @@ pub struct McpServerConfig {
     pub(super) request_timeout: Duration,
     pub(super) handshake_timeout: Duration,
     pub(super) protocol: McpProtocol,
+    /// Who answers the server's `elicitation/create` requests (`with_elicitor`).
+    pub(super) elicitor: Option<Elicitor>,
+}
+
+/// The application's answerer of a server's questions (a newtype so the config stays `Debug`).
+#[derive(Clone)]
+pub(super) struct Elicitor(pub(super) std::sync::Arc<dyn crate::elicit::Elicitor>);
+
+impl std::fmt::Debug for Elicitor {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Elicitor")
+    }
 }
 
 impl McpServerConfig {
@@ -151,7 +163,32 @@ impl McpServerConfig {
             request_timeout: REQUEST_BACKSTOP,
             handshake_timeout: DEFAULT_HANDSHAKE_TIMEOUT,
             protocol: McpProtocol::Auto,
+            elicitor: None,
         }
+    }
+
+    /// Answers the server's questions (`elicitation/create` on a 2025-11-25 session) with
+    /// `elicitor`, and declares the `elicitation` capability (form and URL modes) so the
+    /// server asks. An accepted form's content gets the `default` of every field the answer
+    /// leaves out (SEP-1034). Without one the client declares no elicitation and a server
+    /// does not ask.
+    ///
+    /// ```
+    /// use tool_executor::elicit::{Action, ElicitError, Question, Reply};
+    /// use tool_executor::mcp::McpServerConfig;
+    /// use tool_executor::tool::BoxFuture;
+    ///
+    /// // Declines every question (a real client shows it to its user).
+    /// let decline = |_: Question| -> BoxFuture<'static, Result<Reply, ElicitError>> {
+    ///     Box::pin(async { Ok(Reply { action: Action::Decline, content: None }) })
+    /// };
+    /// let config = McpServerConfig::stdio("files", "python3").arg("server.py").with_elicitor(decline);
+    /// # let _ = config;
+    /// ```
+    #[must_use]
+    pub fn with_elicitor(mut self, elicitor: impl crate::elicit::Elicitor) -> Self {
+        self.elicitor = Some(Elicitor(std::sync::Arc::new(elicitor)));
+        self
     }
 
     command_builder!(" (stdio servers)");

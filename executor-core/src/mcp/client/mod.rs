@@ -4,6 +4,7 @@
 mod authorized;
 mod catalog;
 mod config;
+mod elicitation;
 #[cfg(feature = "mcp-http")]
 mod http;
 mod lifecycle;
@@ -96,9 +97,10 @@ impl McpToolExecutor {
     /// # Errors
     /// When the command cannot start, the handshake fails or `tools/list` fails.
     pub async fn connect(config: McpServerConfig) -> Result<Self, McpClientError> {
+        let relay = Relay::answering(config.elicitor.clone());
         let shared = Arc::new(Shared {
             config,
-            relay: Relay::default(),
+            relay,
             connection: tokio::sync::Mutex::new(None),
             catalog: RwLock::new(Arc::new(Catalog {
                 specs: Arc::from(Vec::new()),

@@ -20,10 +20,12 @@ pub(super) type Progress = (f64, Option<String>);
 /// How many progress reports for calls not (yet) registered are kept.
 const UNCLAIMED_PROGRESS: usize = 256;
 
-/// Routes the server's progress notifications to the calls that asked for them.
+/// Routes the server's progress notifications to the calls that asked for them, and its
+/// questions to the application's elicitor.
 #[derive(Clone, Default)]
 pub(super) struct Relay {
     routes: Arc<Mutex<Routes>>,
+    elicitor: Option<super::config::Elicitor>,
 }
 
 #[derive(Default)]
@@ -38,11 +40,52 @@ impl ClientHandler for Relay {
     fn get_info(&self) -> ClientConfig {
         // The version `initialize` asks for; 2026-07-28 is negotiated by `server/discover`.
         // The tasks extension: a call may come back as a task, which `task.rs` follows.
+        let mut capabilities = ClientCapabilities::builder().enable_tasks().build();
+        if self.elicitor.is_some() {
+            capabilities.elicitation = Some(
+                serde_json::from_value(serde_json::json!({"form": {}, "url": {}}))
+                    .unwrap_or_default(),
+            );
+        }
         ClientConfig::new(
-            ClientCapabilities::builder().enable_tasks().build(),
+            capabilities,
             Implementation::new("tool-executor", env!("CARGO_PKG_VERSION")),
         )
         .with_protocol_version(ProtocolVersion::LATEST_WITH_INITIALIZE)
+    }
+
+    async fn create_elicitation(
+        &self,
+        request: rmcp::model::ElicitRequestParams,
+        _context: rmcp::service::RequestContext<rmcp::service::RoleClient>,
+    ) -> Result<rmcp::model::ElicitResult, rmcp::ErrorData> {
+        let Some(elicitor) = &self.elicitor else {
+            return Err(rmcp::ErrorData::method_not_found::<
+                rmcp::model::ElicitationCreateRequestMethod,
+            >());
+        };
+        let params = serde_json::to_value(&request).unwrap_or_default();
+        let question = super::elicitation::question(&params)
+            .map_err(|why| rmcp::ErrorData::invalid_params(why, None))?;
+        let schema = params.get("requestedSchema").cloned();
+        let reply = elicitor
+            .0
+            .ask(question)
+            .await
+            .map_err(|e| rmcp::ErrorData::internal_error(e.to_string(), None))?;
+        let answer = super::elicitation::answer(reply, schema.as_ref());
+        serde_json::from_value(answer)
+            .map_err(|e| rmcp::ErrorData::internal_error(e.to_string(), None))
+    }
+}
+
+impl Relay {
+    /// A relay whose questions go to `elicitor`.
+    pub(super) fn answering(elicitor: Option<super::config::Elicitor>) -> Self {
+        Self {
+            routes: Arc::default(),
+            elicitor,
+        }
     }
 }
 
