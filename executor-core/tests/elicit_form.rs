@@ -344,3 +344,79 @@ async fn a_suspended_question_never_resumes_the_body() {
         "the body stays parked until the transport drops it"
     );
 }
+
+/// Times `delete_note`'s and `purge`'s bodies ran.
+static BODIES: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+/// Deletes a note, once the user approves.
+#[tool(confirm, destructive)]
+async fn delete_note(id: u32, force: Option<bool>) -> String {
+    tokio::task::yield_now().await;
+    BODIES.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+    format!("deleted {id} (force: {force:?})")
+}
+
+/// Purges everything, once the user approves (a sync tool).
+#[tool(confirm)]
+fn purge(all: bool) -> String {
+    BODIES.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+    format!("purged (all: {all})")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_confirm_tool_runs_only_once_approved_with_a_summary_of_its_arguments() {
+    use std::sync::atomic::Ordering;
+    let set = toolset![delete_note, purge];
+    let asker = Scripted::new(vec![
+        Ok(action(Action::Accept)),
+        Ok(action(Action::Decline)),
+        Ok(action(Action::Accept)),
+    ]);
+    let with = |asker: &Scripted| ToolContext::new().with_extension(Asker::new(asker.clone()));
+    let before = BODIES.load(Ordering::SeqCst);
+
+    let args = json!({ "id": 4, "force": true });
+    let out = set
+        .execute_with_context("delete_note", &args, with(&asker))
+        .await
+        .unwrap();
+    assert_eq!(out.output, json!("deleted 4 (force: Some(true))"));
+    let refused = set
+        .execute_with_context("delete_note", &json!({ "id": 5 }), with(&asker))
+        .await
+        .unwrap_err();
+    assert_eq!(refused.code(), "not_approved");
+    let out = set
+        .execute_with_context("purge", &json!({ "all": true }), with(&asker))
+        .await
+        .unwrap();
+    assert_eq!(out.output, json!("purged (all: true)"));
+    assert_eq!(
+        BODIES.load(Ordering::SeqCst),
+        before + 2,
+        "the declined body never ran"
+    );
+
+    let messages: Vec<Value> = asker
+        .asked
+        .lock()
+        .unwrap()
+        .iter()
+        .map(|q| q.to_params()["message"].clone())
+        .collect();
+    assert_eq!(
+        messages,
+        [
+            json!("Run delete_note with force = true, id = 4?"),
+            json!("Run delete_note with id = 5?"),
+            json!("Run purge with all = true?"),
+        ]
+    );
+
+    let unasked = set
+        .execute_with_context("delete_note", &json!({ "id": 6 }), ToolContext::new())
+        .await
+        .unwrap_err();
+    assert_eq!(unasked.code(), "elicitation_unsupported");
+    assert_eq!(BODIES.load(Ordering::SeqCst), before + 2);
+}

@@ -15,6 +15,7 @@
 //! mode can express, so a nested struct or a map is a compile error at the field.
 
 mod answer;
+mod approve;
 mod ask;
 mod form;
 #[cfg(any(feature = "mcp", feature = "request-state"))]
@@ -23,6 +24,7 @@ pub(crate) mod ids;
 mod state;
 
 pub use answer::{Action, Answer, ElicitError, FormError, Question, Reply};
+pub use approve::{approve, approve_blocking, summary};
 pub use ask::{Asker, Elicitor};
 pub use form::{
     Answers, Bound, ChoicesField, Field, FieldBuilder, Form, FormChoice, FormField, NumberField,

@@ -32,6 +32,8 @@ pub struct ToolFn {
     pub tags: Vec<String>,
     /// OAuth scopes a caller needs (`#[tool(scopes = "…")]`).
     pub scopes: Vec<String>,
+    /// `#[tool(confirm)]`: each call asks the user's approval before the body runs.
+    pub confirm: bool,
     pub krate: CratePath,
     pub is_async: bool,
     pub params: Vec<Param>,
@@ -157,6 +159,7 @@ impl ToolFn {
             timeout: attr.timeout,
             tags: attr.tags.iter().flatten().map(syn::LitStr::value).collect(),
             scopes: attr.scopes.unwrap_or_default(),
+            confirm: attr.confirm.is_some_and(|f| f.value),
             krate: attr.krate.map(|(k, _)| k).unwrap_or_default(),
             is_async: sig.asyncness.is_some(),
             params,

@@ -52,6 +52,8 @@ pub struct ToolAttr {
     pub tags: Option<Vec<LitStr>>,
     /// The OAuth scopes a caller needs, space-separated in the literal.
     pub scopes: Option<Vec<String>>,
+    /// `confirm`: ask the user to approve each call before the body runs.
+    pub confirm: Option<Flag>,
     /// The path, and the `crate` key's span.
     pub krate: Option<(CratePath, Span)>,
 }
@@ -87,6 +89,7 @@ impl ToolAttr {
             "destructive" => set_once(&mut self.destructive, meta, attr::flag),
             "idempotent" => set_once(&mut self.idempotent, meta, attr::flag),
             "open_world" => set_once(&mut self.open_world, meta, attr::flag),
+            "confirm" => set_once(&mut self.confirm, meta, attr::flag),
             "timeout" => set_once(&mut self.timeout, meta, |m| {
                 attr::duration(
                     m,
