@@ -44,6 +44,7 @@ trap cleanup EXIT
 start() {
     local n=$1 log="$work/replica-$1.log"
     shift
+    : >"$log" # before the child opens it: the wait below reads it at once
     RUST_BACKTRACE=0 "$bin" --http 127.0.0.1:0 "$@" 2>"$log" &
     pids+=("$!")
     for _ in $(seq 1 100); do
@@ -111,7 +112,8 @@ calls = []
 for line in open(sys.argv[1], encoding="utf-8"):
     upstream, _, body = line.strip().partition(" ")
     try:
-        request = json.loads(body)
+        # `escape=json`: the body is logged as the inside of a JSON string.
+        request = json.loads(json.loads(f'"{body}"'))
     except ValueError:
         continue
     if isinstance(request, dict) and request.get("method") == "tools/call":
