@@ -15,7 +15,7 @@ pub use ::std::time::Duration;
 pub use ::tokio::sync::mpsc::Receiver;
 
 pub use crate::elicit::{
-    Answers, Field, Form, FormChoice, FormError, FormField, approve, approve_blocking,
+    Answers, ChoiceStyle, Field, Form, FormChoice, FormError, FormField, approve, approve_blocking,
     choice_decode, choice_schema,
 };
 pub use crate::failure::support::{

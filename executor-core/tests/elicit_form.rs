@@ -420,3 +420,156 @@ async fn a_confirm_tool_runs_only_once_approved_with_a_summary_of_its_arguments(
     assert_eq!(unasked.code(), "elicitation_unsupported");
     assert_eq!(BODIES.load(Ordering::SeqCst), before + 2);
 }
+
+/// SEP-1330's five ways of writing choices, as the MCP conformance suite's
+/// `test_elicitation_sep1330_enums` asks for them (v0.1.16): untitled (`enum`), titled
+/// (`oneOf`), legacy (`enum` + `enumNames`), and the two multi-selects.
+#[derive(Form, Debug, PartialEq)]
+#[form(untitled)]
+enum Plain {
+    #[form(value = "option1")]
+    One,
+    #[form(value = "option2")]
+    Two,
+    #[form(value = "option3")]
+    Three,
+}
+
+#[derive(Form, Debug, PartialEq)]
+enum Titled {
+    #[form(value = "value1", title = "First Option")]
+    One,
+    #[form(value = "value2", title = "Second Option")]
+    Two,
+}
+
+#[derive(Form, Debug, PartialEq)]
+#[form(enum_names)]
+enum Legacy {
+    #[form(value = "opt1", title = "Option One")]
+    One,
+    #[form(value = "opt2", title = "Option Two")]
+    Two,
+}
+
+#[derive(Form, Debug, PartialEq)]
+#[allow(clippy::struct_field_names)] // the suite's field names
+struct Sep1330 {
+    #[form(rename = "untitledSingle")]
+    untitled_single: Plain,
+    #[form(rename = "titledSingle")]
+    titled_single: Titled,
+    #[form(rename = "legacyEnum")]
+    legacy_enum: Legacy,
+    #[form(rename = "untitledMulti")]
+    untitled_multi: Vec<Plain>,
+    #[form(rename = "titledMulti")]
+    titled_multi: Vec<Titled>,
+}
+
+#[test]
+fn every_sep1330_choice_style_has_the_conformance_suites_shape() {
+    let schema = Sep1330::schema();
+    let props = &schema["properties"];
+    let plain = json!(["option1", "option2", "option3"]);
+    assert_eq!(
+        props["untitledSingle"],
+        json!({ "type": "string", "enum": plain })
+    );
+    assert_eq!(
+        props["titledSingle"],
+        json!({ "type": "string", "oneOf": [
+            { "const": "value1", "title": "First Option" },
+            { "const": "value2", "title": "Second Option" }
+        ] })
+    );
+    assert_eq!(
+        props["legacyEnum"],
+        json!({ "type": "string", "enum": ["opt1", "opt2"], "enumNames": ["Option One", "Option Two"] })
+    );
+    assert_eq!(
+        props["untitledMulti"],
+        json!({ "type": "array", "items": { "type": "string", "enum": plain } })
+    );
+    assert_eq!(
+        props["titledMulti"]["items"]["anyOf"][1],
+        json!({ "const": "value2", "title": "Second Option" })
+    );
+    let answer = json!({
+        "untitledSingle": "option1", "titledSingle": "value1", "legacyEnum": "opt1",
+        "untitledMulti": ["option1", "option2"], "titledMulti": ["value1", "value2"]
+    });
+    assert_eq!(
+        Sep1330::decode(answer.as_object().unwrap()).unwrap(),
+        Sep1330 {
+            untitled_single: Plain::One,
+            titled_single: Titled::One,
+            legacy_enum: Legacy::One,
+            untitled_multi: vec![Plain::One, Plain::Two],
+            titled_multi: vec![Titled::One, Titled::Two],
+        }
+    );
+    let wrong = json!({
+        "untitledSingle": "option9", "titledSingle": "value1", "legacyEnum": "opt1",
+        "untitledMulti": [], "titledMulti": []
+    });
+    assert_eq!(
+        Sep1330::decode(wrong.as_object().unwrap())
+            .unwrap_err()
+            .to_string(),
+        "field `untitledSingle`: `option9` is not one of the choices: `option1`, `option2`, `option3`"
+    );
+}
+
+/// SEP-1034's defaults on every primitive, as the conformance suite's
+/// `test_elicitation_sep1034_defaults` asks for them.
+#[derive(Form)]
+struct Sep1034 {
+    #[form(default = "John Doe")]
+    name: String,
+    #[form(default = 30)]
+    age: i64,
+    #[form(default = 95.5)]
+    score: f64,
+    #[form(default = Status::Active)]
+    status: Status,
+    #[form(default = true)]
+    verified: bool,
+}
+
+#[derive(Form, Debug, PartialEq)]
+#[form(untitled)]
+enum Status {
+    #[form(value = "active")]
+    Active,
+    #[form(value = "inactive")]
+    Inactive,
+    #[form(value = "pending")]
+    Pending,
+}
+
+#[test]
+fn every_sep1034_default_has_the_conformance_suites_shape() {
+    assert_eq!(
+        Sep1034::schema(),
+        json!({ "type": "object", "properties": {
+            "name": { "type": "string", "default": "John Doe" },
+            "age": { "type": "integer", "default": 30 },
+            "score": { "type": "number", "default": 95.5 },
+            "status": { "type": "string", "enum": ["active", "inactive", "pending"], "default": "active" },
+            "verified": { "type": "boolean", "default": true }
+        } })
+    );
+    let filled = Sep1034::decode(&serde_json::Map::new()).unwrap();
+    assert_eq!(
+        (
+            filled.name.as_str(),
+            filled.age,
+            filled.score,
+            filled.status,
+            filled.verified
+        ),
+        ("John Doe", 30, 95.5, Status::Active, true),
+        "an empty answer takes every default"
+    );
+}

@@ -27,8 +27,8 @@ pub use answer::{Action, Answer, ElicitError, FormError, Question, Reply};
 pub use approve::{approve, approve_blocking, summary};
 pub use ask::{Asker, Elicitor};
 pub use form::{
-    Answers, Bound, ChoicesField, Field, FieldBuilder, Form, FormChoice, FormField, NumberField,
-    TextField, choice_decode, choice_schema,
+    Answers, Bound, ChoiceStyle, ChoicesField, Field, FieldBuilder, Form, FormChoice, FormField,
+    NumberField, TextField, choice_decode, choice_schema,
 };
 #[cfg(feature = "request-state")]
 #[cfg_attr(docsrs, doc(cfg(feature = "request-state")))]
