@@ -573,3 +573,31 @@ fn every_sep1034_default_has_the_conformance_suites_shape() {
         "an empty answer takes every default"
     );
 }
+
+/// In a provider loop the application answers questions itself: an `Asker` in the
+/// extensions it answers with (a prompt in its own UI), the same `#[tool(confirm)]` tool.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_provider_loop_answers_questions_through_the_asker_it_was_given() {
+    use tool_executor::provider::Provider;
+    use tool_executor::tool::Extensions;
+
+    let tools = toolset![delete_note];
+    let defs = tools.definitions(Provider::OpenAiChat).unwrap();
+    let response = json!({"choices": [{"message": {"tool_calls": [{
+        "id": "call_1", "type": "function",
+        "function": {"name": "delete_note", "arguments": "{\"id\": 9}"}
+    }]}}]});
+    let asker = Scripted::new(vec![Ok(action(Action::Decline))]);
+    let mut extensions = Extensions::new();
+    extensions.insert(Asker::new(asker.clone()));
+    let answer = defs
+        .answer_with(&tools, &response, &extensions)
+        .await
+        .unwrap();
+    let refused = answer.outcomes()[0].result.as_ref().unwrap_err();
+    assert_eq!(refused.code(), "not_approved");
+    assert_eq!(
+        asker.asked.lock().unwrap()[0].to_params()["message"],
+        "Run delete_note with id = 9?"
+    );
+}
