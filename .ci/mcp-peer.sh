@@ -3,6 +3,12 @@
 #
 #   1. the official Python client against `examples/mcp_server`, on stdio and on streamable
 #      HTTP, stateful and `--stateless` (tests/peers/mcp/official_client.py);
+#   1a. the same client with a small tasks extension (tests/peers/mcp/tasks_client.py) running
+#      the demo's `report` as an MCP task (2026-07-28 tasks extension) on stdio and on
+#      stateless HTTP: -32021 without the extension, polling, status messages, cancellation;
+#   1c. the official Python client against `examples/conformance_server` (prompts, resources,
+#      templates, completion, rich results, logging, sampling), on stdio and streamable HTTP, on
+#      2025-11-25 and 2026-07-28 (tests/peers/mcp/catalog_client.py);
 #   1b. the official Python client against `examples/composed_server` on stdio: a transformed
 #      set (a renamed tool, a hidden one, a guardrail hook, list_changed on a subscription;
 #      tests/peers/mcp/composed_client.py);
@@ -40,14 +46,19 @@ echo "mcp-peer: official client over stdio"
 # A panicking demo tool prints its panic to the server's stderr; that is expected.
 RUST_BACKTRACE=0 "$python" "$client" stdio "$server_bin"
 
+tasks_client="$root/executor-core/tests/peers/mcp/tasks_client.py"
+echo "mcp-peer: official client with a tasks extension over stdio"
+timeout 120 "$python" "$tasks_client" stdio "$server_bin"
+
 echo "mcp-peer: official client against the composed (transformed) server over stdio"
 timeout 120 "$python" "$root/executor-core/tests/peers/mcp/composed_client.py" \
     "$root/target/debug/examples/composed_server"
 
-# start_http_server [FLAGS...]: starts `mcp_server --http 127.0.0.1:0 FLAGS` and sets `url`.
+# start_http_server [FLAGS...]: starts `mcp_server --http 127.0.0.1:0 FLAGS` (or `$http_bin`
+# instead of `mcp_server`) and sets `url`.
 log="$root/target/mcp-peer-http.log"
 start_http_server() {
-    RUST_BACKTRACE=0 "$server_bin" --http 127.0.0.1:0 "$@" 2>"$log" &
+    RUST_BACKTRACE=0 "${http_bin:-$server_bin}" --http 127.0.0.1:0 "$@" 2>"$log" &
     server_pid=$!
     trap 'kill "$server_pid" 2>/dev/null || true' EXIT
     url=""
@@ -68,6 +79,17 @@ stop_http_server() {
     trap - EXIT
 }
 
+echo "mcp-peer: official client: prompts, resources, rich results, logging (conformance_server)"
+cargo build --quiet -p examples --example conformance_server
+catalog_client="$root/executor-core/tests/peers/mcp/catalog_client.py"
+catalog_bin="$root/target/debug/examples/conformance_server"
+http_bin=$catalog_bin start_http_server
+for mode in legacy 2026-07-28; do
+    timeout 120 "$python" "$catalog_client" stdio "$catalog_bin" "$mode"
+    timeout 120 "$python" "$catalog_client" http "$url" "$mode"
+done
+stop_http_server
+
 echo "mcp-peer: official client over streamable HTTP"
 start_http_server
 "$python" "$client" http "$url"
@@ -76,6 +98,8 @@ stop_http_server
 echo "mcp-peer: official client over stateless streamable HTTP"
 start_http_server --stateless
 "$python" "$client" http "$url"
+echo "mcp-peer: official client with a tasks extension over stateless streamable HTTP"
+timeout 120 "$python" "$tasks_client" http "$url"
 stop_http_server
 
 inspector_version=2.12.0

@@ -75,6 +75,34 @@ async fn slow(
     format!("waited {seconds}s")
 }
 
+/// Writes a report on `topic`, one section a second for `seconds` seconds. Runs as a task
+/// (MCP tasks extension): the call answers at once with a task id, the client polls it, and
+/// the section being written is the task's status message.
+#[tool(
+    read_only,
+    open_world = false,
+    task = "required",
+    ttl = "10m",
+    poll = "1s"
+)]
+async fn report(
+    /// What the report is about.
+    topic: String,
+    /// How long writing takes, in seconds (at most 600, the task's lifetime).
+    seconds: u64,
+    ctx: &ToolContext,
+) -> String {
+    let sections = seconds.clamp(1, 600);
+    for section in 1..=sections {
+        #[allow(clippy::cast_precision_loss)] // at most 600 sections
+        let fraction = (section - 1) as f64 / sections as f64;
+        ctx.progress(fraction, format!("writing section {section} of {sections}"))
+            .await;
+        tokio::time::sleep(Duration::from_secs(1)).await;
+    }
+    format!("report on {topic}: {sections} sections")
+}
+
 /// A temperature unit.
 #[derive(Debug, Clone, Copy, Default, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
@@ -135,7 +163,7 @@ fn usage() -> ! {
 /// The demo tools, in the order they are listed.
 #[must_use]
 pub fn tools() -> tool_executor::ToolSet {
-    toolset![add, echo, divide, slow, get_weather, boom]
+    toolset![add, echo, divide, slow, report, get_weather, boom]
 }
 
 #[tokio::main]

@@ -183,6 +183,7 @@
 //! | item | what it is |
 //! |---|---|
 //! | [`#[tool]`](macro@tool), [`#[tools]`](macro@tools), [`toolset!`] | a tool from a fn, an executor from an impl block, a set from tools |
+//! | [`#[prompt]`](macro@prompt), [`#[resource]`](macro@resource), [`catalog!`] | an MCP prompt, resource or resource template from a fn; a [`Catalog`](catalog::Catalog) of them for `McpServer::with_catalog` |
 //! | [`#[derive(ToolFailure)]`](derive@ToolFailure) | a typed failure from an error enum |
 //! | [`#[derive(Form)]`](derive@elicit::Form), [`elicit`] | a form the user fills in when a tool asks (`ctx.elicit::<T>(message)`, `ctx.confirm(…)`) |
 //! | `#[agent]`, `agent_executor!` (feature `a2a`) | an A2A agent from an impl block, from closures |
@@ -199,7 +200,7 @@
 //! | `A2aToolExecutor` (feature `a2a-client`) | use an A2A agent's skills as tools |
 //! | `SubprocessToolExecutor`, `SubprocessTool` (feature `subprocess`) | one process per call |
 //! | [`assert_contract!`] | a test that fails, with each change classified, when a set differs from its contract lock |
-//! | [`prelude`] | the macros, [`ToolContext`], [`ToolExecutor`], [`ToolFailure`](struct@ToolFailure) and `json!` |
+//! | [`prelude`] | the macros (with `prompt`, `resource`, `catalog!`), [`ToolContext`], [`ToolExecutor`], [`ToolFailure`](struct@ToolFailure) and `json!` |
 //!
 //! The modules: [`tool`](mod@tool) (the executor traits, the call path, sets, streams), [`failure`] (the
 //! failure type and its per-transport table, [`failure::transport`]), [`schema`] (canonical
@@ -232,9 +233,11 @@
 #[cfg_attr(docsrs, doc(cfg(feature = "a2a")))]
 pub mod agent;
 pub mod auth;
+mod base64;
 #[cfg(any(feature = "car-ir", feature = "car-ws"))]
 #[cfg_attr(docsrs, doc(cfg(any(feature = "car-ir", feature = "car-ws"))))]
 pub mod car;
+pub mod catalog;
 pub mod contract;
 pub mod elicit;
 pub mod failure;
@@ -249,6 +252,7 @@ pub mod search;
 #[cfg(feature = "subprocess")]
 #[cfg_attr(docsrs, doc(cfg(feature = "subprocess")))]
 pub mod subprocess;
+pub mod task;
 pub mod tool;
 pub mod transform;
 mod transport;
@@ -268,7 +272,7 @@ pub use tool_executor_macros::ToolFailure;
 #[cfg(feature = "a2a")]
 #[cfg_attr(docsrs, doc(cfg(feature = "a2a")))]
 pub use tool_executor_macros::{agent, agent_executor};
-pub use tool_executor_macros::{tool, tools, toolset};
+pub use tool_executor_macros::{prompt, resource, tool, tools, toolset};
 
 #[cfg(feature = "a2a-client")]
 #[cfg_attr(docsrs, doc(cfg(feature = "a2a-client")))]
@@ -288,6 +292,8 @@ pub use subprocess::{SubprocessTool, SubprocessToolExecutor};
 /// import `tool_executor::{ToolSet, …}` by name where you need them (`#[tool]` gives every
 /// tool an inherent `spec()`, so the `Tool` trait is rarely needed).
 pub mod prelude {
-    pub use crate::{ToolContext, ToolExecutor, ToolFailure, tool, tools, toolset};
+    pub use crate::{
+        ToolContext, ToolExecutor, ToolFailure, catalog, prompt, resource, tool, tools, toolset,
+    };
     pub use serde_json::json;
 }

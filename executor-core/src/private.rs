@@ -39,7 +39,15 @@ pub use crate::tool::stream_task::{StreamByClone, StreamProbe, StreamUnsupported
 
 // The public items generated code names, so every path in an expansion starts `__rt::` (each
 // expansion opens with `use ::tool_executor::__private as __rt;`).
+pub use crate::catalog::args::catalog_arg;
+pub use crate::catalog::resource::template;
+pub use crate::catalog::{
+    CatalogEntry, CatalogItem, IntoContents, IntoPromptResult, Prompt, PromptArgument,
+    PromptResult, PromptSpec, Resource, ResourceSpec, ResourceUri, UriTemplate,
+};
 pub use crate::failure::{FailureCodes, FailureKind, ToolFailure};
+pub use crate::task::{TaskSpec, TaskSupport};
+pub use crate::tool::ResourceContents;
 pub use crate::tool::{
     BoxFuture, ContextExecutor, SpecList, Tool, ToolAnnotations, ToolContext, ToolExecution,
     ToolSpec, ToolStreamChunk,

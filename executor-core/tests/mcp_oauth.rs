@@ -12,6 +12,7 @@
 mod oauth_support;
 
 use std::net::SocketAddr;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
@@ -531,6 +532,127 @@ async fn our_client_discovers_the_issuer_gets_a_token_and_keeps_it() {
         "{} :: {}",
         refused.code(),
         refused.message()
+    );
+}
+
+#[tokio::test]
+async fn our_client_runs_the_authorization_code_flow_with_pkce_and_then_refreshes() {
+    use tool_executor::auth::AuthorizationCode;
+    use tool_executor::mcp::{McpServerConfig, McpToolExecutor};
+
+    let issuer = Issuer::start().await;
+    let base = issuer.url("");
+    let served = serve(|oauth| oauth.with_issuer_keys(base.clone())).await;
+    let consents = Arc::new(std::sync::Mutex::new(Vec::<String>::new()));
+    let seen = Arc::clone(&consents);
+    // The "browser": the user approves, the server redirects to the callback.
+    let user_agent = move |url: String| {
+        seen.lock().unwrap().push(url.clone());
+        async move {
+            let http = reqwest::Client::builder()
+                .redirect(reqwest::redirect::Policy::none())
+                .build()
+                .unwrap();
+            let answer = http.get(&url).send().await.map_err(|e| e.to_string())?;
+            Ok(answer.headers()["location"].to_str().unwrap().to_owned())
+        }
+    };
+    let tokens =
+        AuthorizationCode::new("http://127.0.0.1:9/callback", user_agent).with_issuer(base.clone());
+    let config =
+        McpServerConfig::http("notes", served.resource.clone()).with_token_provider(tokens);
+    let remote = McpToolExecutor::connect(config)
+        .await
+        .expect("connect after the user's consent");
+    let names: Vec<String> = remote.specs().iter().map(|s| s.name.clone()).collect();
+    assert_eq!(
+        names,
+        ["whoami", "read_note", "delete_note"],
+        "the challenge's scopes were asked for and granted"
+    );
+    let url = consents.lock().unwrap()[0].clone();
+    assert!(
+        url.starts_with(&format!(
+            "{base}/authorize?response_type=code&client_id=dyn-client&"
+        )),
+        "{url}"
+    );
+    assert!(url.contains("&code_challenge_method=S256&"), "{url}");
+    assert!(url.contains("&scope=notes%3Aread%20notes%3Awrite"), "{url}");
+    let resource = served.resource.replace(':', "%3A").replace('/', "%2F");
+    assert!(url.contains(&format!("&resource={resource}")), "{url}");
+    let code = issuer.codes.lock().unwrap()[0].clone();
+    assert_eq!(
+        (code.scope.as_str(), code.resource.as_str()),
+        ("notes:read notes:write", served.resource.as_str())
+    );
+
+    let out = remote
+        .execute_with_context("read_note", &json!({"id": 7}), ToolContext::new())
+        .await
+        .unwrap();
+    assert_eq!(out.output, json!("note 7"));
+    assert_eq!(
+        issuer.refreshed.load(Ordering::SeqCst),
+        0,
+        "the token is still fresh"
+    );
+    // 31 s tokens are refreshed 30 s early: after a second the refresh token is used, and the
+    // user is not asked again.
+    tokio::time::sleep(Duration::from_millis(1100)).await;
+    let out = remote
+        .execute_with_context("read_note", &json!({"id": 8}), ToolContext::new())
+        .await
+        .unwrap();
+    assert_eq!(out.output, json!("note 8"));
+    assert_eq!(issuer.refreshed.load(Ordering::SeqCst), 1);
+    assert_eq!(consents.lock().unwrap().len(), 1, "one consent");
+    assert_eq!(
+        issuer.registered.load(Ordering::SeqCst),
+        1,
+        "one registration"
+    );
+    assert_eq!(
+        issuer.exchanged.load(Ordering::SeqCst),
+        1,
+        "one code exchanged"
+    );
+}
+
+/// A provider with a token the server refuses, however often it is asked.
+struct Forged;
+
+impl tool_executor::auth::TokenProvider for Forged {
+    fn token<'a>(
+        &'a self,
+        _resource: &'a str,
+        _challenge: Option<&'a str>,
+        _stale: Option<&'a str>,
+    ) -> tool_executor::tool::BoxFuture<'a, Result<String, String>> {
+        Box::pin(async { Ok("forged".to_owned()) })
+    }
+}
+
+#[tokio::test]
+async fn a_refused_token_is_a_connect_error_naming_the_challenge() {
+    use tool_executor::mcp::{McpServerConfig, McpToolExecutor};
+
+    let issuer = Issuer::start().await;
+    let served = serve_jwks(&issuer).await;
+    let config =
+        McpServerConfig::http("notes", served.resource.clone()).with_token_provider(Forged);
+    let error = McpToolExecutor::connect(config)
+        .await
+        .unwrap_err()
+        .to_string();
+    assert!(error.starts_with("MCP server `notes`: "), "{error}");
+    assert!(
+        error.contains("error=\"invalid_token\""),
+        "the server's challenge says why: {error}"
+    );
+    assert!(
+        !error.contains("Transport ["),
+        "no transport type names: {error}"
     );
 }
 

@@ -40,7 +40,15 @@ async fn every_demo_tool_through_our_own_client() {
     let names: Vec<String> = demo.specs().iter().map(|s| s.name.clone()).collect();
     assert_eq!(
         names,
-        ["add", "echo", "divide", "slow", "get_weather", "boom"]
+        [
+            "add",
+            "echo",
+            "divide",
+            "slow",
+            "report",
+            "get_weather",
+            "boom"
+        ]
     );
 
     assert_eq!(

@@ -1,5 +1,6 @@
 //! Procedural macros for [`tool-executor`](https://docs.rs/tool-executor): `#[tool]`,
-//! `#[tools]`, `toolset!`, `#[derive(ToolFailure)]`, `#[derive(Form)]`, `agent_executor!` and `#[agent]`. Depend on
+//! `#[tools]`, `toolset!`, `#[prompt]`, `#[resource]`, `#[derive(ToolFailure)]`, `#[derive(Form)]`,
+//! `agent_executor!` and `#[agent]`. Depend on
 //! `tool-executor`, which re-exports them and pins this crate exactly; generated code reaches
 //! the runtime through `::tool_executor::__private` (or the `crate = …` override).
 
@@ -8,10 +9,13 @@
 
 mod agent;
 mod attr;
+mod catalog_fn;
 mod diag;
 mod failure;
 mod form;
 mod krate;
+mod prompt;
+mod resource;
 #[cfg(test)]
 mod snapshot;
 mod tool;
@@ -66,4 +70,16 @@ pub fn agent_executor(input: TokenStream) -> TokenStream {
 #[proc_macro_attribute]
 pub fn agent(args: TokenStream, item: TokenStream) -> TokenStream {
     agent::agent(args.into(), item.into()).into()
+}
+
+#[doc = include_str!("../docs/prompt.md")]
+#[proc_macro_attribute]
+pub fn prompt(args: TokenStream, item: TokenStream) -> TokenStream {
+    prompt::prompt(args.into(), item.into()).into()
+}
+
+#[doc = include_str!("../docs/resource.md")]
+#[proc_macro_attribute]
+pub fn resource(args: TokenStream, item: TokenStream) -> TokenStream {
+    resource::resource(args.into(), item.into()).into()
 }

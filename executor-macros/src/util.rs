@@ -120,6 +120,12 @@ pub fn json_string(text: &str) -> String {
     out
 }
 
+/// Whether a parameter is optional: written `Option<…>` (what `#[tool]`, `#[prompt]` and
+/// `#[resource]` document as "not required").
+pub fn is_option(ty: &syn::Type) -> bool {
+    matches!(ty, syn::Type::Path(p) if p.qself.is_none() && p.path.segments.last().is_some_and(|s| s.ident == "Option" && !s.arguments.is_empty()))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

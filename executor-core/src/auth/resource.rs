@@ -7,7 +7,7 @@ use std::time::Duration;
 use serde_json::{Value, json};
 
 use super::error::AuthError;
-use super::fetch::{split_uri, well_known};
+use super::fetch::{default_client, split_uri, well_known};
 use super::jwks::{KeyCache, Source};
 use super::principal::Principal;
 use super::settings::{Introspection, Settings, Verified};
@@ -305,14 +305,6 @@ impl ResourceServer {
         }
         (error.status(), value)
     }
-}
-
-fn default_client() -> reqwest::Client {
-    reqwest::Client::builder()
-        .timeout(Duration::from_secs(10))
-        .redirect(reqwest::redirect::Policy::none())
-        .build()
-        .unwrap_or_default()
 }
 
 /// The token of a `Bearer` header (the scheme in any case, RFC 6750 §2.1).

@@ -7,7 +7,7 @@ use jsonwebtoken::{Algorithm, Validation};
 use serde_json::{Map, Value};
 
 use super::error::AuthError;
-use super::fetch::post_form;
+use super::fetch::{ClientAuth, post_form};
 use super::principal::Principal;
 use super::settings::Settings;
 
@@ -135,7 +135,7 @@ async fn introspect(settings: &Settings, token: &str) -> Result<Principal, AuthE
     let unavailable = |e: &dyn std::fmt::Display| {
         AuthError::Unavailable(format!("introspection at {}: {e}", endpoint.endpoint))
     };
-    let credentials = (endpoint.client_id.as_str(), endpoint.client_secret.as_str());
+    let credentials = ClientAuth::Basic(&endpoint.client_id, &endpoint.client_secret);
     let form = [("token", token), ("token_type_hint", "access_token")];
     let (status, body) = post_form(&settings.client, &endpoint.endpoint, credentials, &form)
         .await

@@ -42,9 +42,11 @@ impl Binding {
     pub fn new(tool: &str, arguments: &Value, principal: Option<&str>) -> Self {
         let mut canonical = String::new();
         canonical_json(arguments, &mut canonical);
+        let mut digest = [0u8; 32];
+        digest.copy_from_slice(&Sha256::digest(canonical.as_bytes()));
         Self {
             tool: tool.to_owned(),
-            arguments: Sha256::digest(canonical.as_bytes()).into(),
+            arguments: digest,
             principal: principal.map(str::to_owned),
         }
     }

@@ -22,8 +22,19 @@ pub(crate) use crate::schema::dialect::RESULT_KEY;
 #[derive(Debug, Clone)]
 pub(crate) struct Listed {
     pub tool: Tool,
-    /// Whether results are wrapped as `{"result": value}`.
-    pub wrap: bool,
+    pub wrap: Shape,
+}
+
+/// How a tool's results become a `CallToolResult`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Shape {
+    /// `structuredContent` is the value (an object).
+    Plain,
+    /// `structuredContent` is `{"result": value}`.
+    Wrapped,
+    /// The value is content blocks (one, or an array), sent as `content` with this MCP type
+    /// when a block lacks its own (`"any"`: each carries it); no `structuredContent`.
+    Content(Box<str>),
 }
 
 /// Whether `schema`'s root is an object schema (`"type": "object"`).
@@ -145,17 +156,18 @@ pub(crate) fn listed(spec: &ToolSpec) -> Listed {
         Arc::new(input_schema(&spec.input_schema)),
     );
     let wrap = match &spec.output_schema {
+        Some(schema) if let Some(tag) = content_tag(schema) => Shape::Content(tag.into()),
         Some(schema) if is_object_schema(schema) => {
             if let Value::Object(map) = schema {
                 tool = tool.with_raw_output_schema(Arc::new(map.clone()));
             }
-            false
+            Shape::Plain
         }
         Some(schema) => {
             tool = tool.with_raw_output_schema(Arc::new(wrap_output_schema(schema)));
-            true
+            Shape::Wrapped
         }
-        None => false,
+        None => Shape::Plain,
     };
     if let Some(title) = &spec.annotations.title {
         tool = tool.with_title(title.clone());
@@ -178,10 +190,16 @@ pub(crate) fn text_of(value: &Value) -> String {
 }
 
 /// A successful call: `structuredContent` (wrapped when the tool's listing says so, or when a
-/// tool with no output schema returns a non-object) plus the same value as a text block.
-pub(crate) fn success(output: Value, wrap: Option<bool>) -> CallToolResult {
+/// tool with no output schema returns a non-object) plus the same value as a text block; or,
+/// for a tool returning content, its blocks.
+pub(crate) fn success(output: Value, shape: Option<Shape>) -> CallToolResult {
+    let wrap = match shape {
+        Some(Shape::Content(tag)) => return content_result(output, &tag),
+        Some(Shape::Wrapped) => true,
+        Some(Shape::Plain) => false,
+        None => !output.is_object(),
+    };
     let text = text_of(&output);
-    let wrap = wrap.unwrap_or(!output.is_object());
     let structured = if wrap {
         let mut map = Map::new();
         map.insert(RESULT_KEY.into(), output);
@@ -192,6 +210,56 @@ pub(crate) fn success(output: Value, wrap: Option<bool>) -> CallToolResult {
     let mut result = CallToolResult::success(vec![ContentBlock::text(text)]);
     result.structured_content = Some(structured);
     result
+}
+
+/// Whether an output schema says its value is content (one block or an array of blocks,
+/// [`CONTENT_SCHEMA_KEY`](crate::tool::CONTENT_SCHEMA_KEY)), and the blocks' MCP `type`
+/// (`"any"` when each block carries its own).
+pub(crate) fn content_tag(schema: &Value) -> Option<&str> {
+    fn tag(s: &Value) -> Option<&str> {
+        s.get(crate::tool::CONTENT_SCHEMA_KEY)
+            .and_then(Value::as_str)
+    }
+    if let Some(t) = tag(schema) {
+        return Some(t);
+    }
+    if schema.get("type").and_then(Value::as_str) == Some("array") {
+        return schema.get("items").and_then(tag);
+    }
+    None
+}
+
+/// The blocks of a content result: one block or an array of them, as a list.
+fn blocks_of(output: Value) -> Vec<Value> {
+    match output {
+        Value::Array(items) => items,
+        one => vec![one],
+    }
+}
+
+/// A block as MCP wants it: a block type without its own `type` (an `Image`) gets `tag`.
+fn tag_block(block: Value, tag: &str) -> Value {
+    match block {
+        Value::Object(mut map) if tag != "any" && !map.contains_key("type") => {
+            map.insert("type".into(), tag.into());
+            Value::Object(map)
+        }
+        other => other,
+    }
+}
+
+/// A content result: the blocks as `content`. A block rmcp cannot read (a hand-written
+/// executor's JSON under a content schema) is sent as its JSON text, not dropped.
+fn content_result(output: Value, tag: &str) -> CallToolResult {
+    let blocks = blocks_of(output)
+        .into_iter()
+        .map(|block| {
+            let block = tag_block(block, tag);
+            serde_json::from_value::<ContentBlock>(block.clone())
+                .unwrap_or_else(|_| ContentBlock::text(block.to_string()))
+        })
+        .collect();
+    CallToolResult::success(blocks)
 }
 
 /// The `_meta` key under which a failed call carries the failure's details.
@@ -238,9 +306,9 @@ mod tests {
 
     #[test]
     fn success_wraps_as_listed() {
-        let r = success(json!(42), Some(true));
+        let r = success(json!(42), Some(Shape::Wrapped));
         assert_eq!(r.structured_content, Some(json!({"result": 42})));
-        let r = success(json!({"a": 1}), Some(false));
+        let r = success(json!({"a": 1}), Some(Shape::Plain));
         assert_eq!(r.structured_content, Some(json!({"a": 1})));
         let r = success(json!("hi"), None);
         assert_eq!(r.structured_content, Some(json!({"result": "hi"})));
@@ -290,6 +358,63 @@ mod tests {
         assert_eq!(
             caller_of(&bad),
             Err("_meta `executor/attempt` must be an integer from 1, got \"2\"".to_owned())
+        );
+    }
+
+    #[test]
+    fn content_results_are_blocks_without_structured_content() {
+        use crate::tool::{Content, Image, ResourceContents};
+        let schema = serde_json::to_value(schemars::schema_for!(Vec<Content>)).unwrap();
+        let spec = ToolSpec::new("mixed", "", json!({"type": "object"})).with_output_schema(schema);
+        let listed = listed(&spec);
+        assert_eq!(listed.wrap, Shape::Content("any".into()));
+        assert!(listed.tool.output_schema.is_none());
+        let output = serde_json::to_value(vec![
+            Content::text("Multiple content types test:"),
+            Image::from_base64("AA==", "image/png").into(),
+            ResourceContents::text("test://r", "application/json", "{}").into(),
+        ])
+        .unwrap();
+        let result = serde_json::to_value(success(output, Some(listed.wrap))).unwrap();
+        assert_eq!(
+            result,
+            json!({
+                "content": [
+                    {"type": "text", "text": "Multiple content types test:"},
+                    {"type": "image", "data": "AA==", "mimeType": "image/png"},
+                    {"type": "resource", "resource": {"uri": "test://r", "mimeType": "application/json", "text": "{}"}}
+                ],
+                "isError": false,
+                "resultType": "complete"
+            })
+        );
+        // One bare block type: tagged from its schema.
+        let image = serde_json::to_value(Image::from_base64("AA==", "image/png")).unwrap();
+        let result =
+            serde_json::to_value(success(image, Some(Shape::Content("image".into())))).unwrap();
+        assert_eq!(
+            result["content"],
+            json!([{"type": "image", "data": "AA==", "mimeType": "image/png"}])
+        );
+    }
+
+    #[test]
+    fn content_schemas_are_marked_and_recognized() {
+        let one = serde_json::to_value(schemars::schema_for!(crate::tool::Image)).unwrap();
+        assert_eq!(content_tag(&one), Some("image"));
+        let many = serde_json::to_value(schemars::schema_for!(Vec<crate::tool::Content>)).unwrap();
+        assert_eq!(content_tag(&many), Some("any"));
+        let plain = serde_json::to_value(schemars::schema_for!(Vec<String>)).unwrap();
+        assert_eq!(content_tag(&plain), None);
+    }
+
+    #[test]
+    fn a_bare_block_type_gets_its_tag() {
+        let block =
+            serde_json::to_value(crate::tool::Image::from_base64("AA==", "image/png")).unwrap();
+        assert_eq!(
+            tag_block(block, "image"),
+            json!({"type": "image", "data": "AA==", "mimeType": "image/png"})
         );
     }
 

@@ -9,6 +9,7 @@
 //! tool's failure (invalid arguments and panics included) is an `isError` result the model
 //! reads; only an unknown tool or a malformed request is a JSON-RPC error.
 
+mod catalog;
 mod client;
 mod context;
 mod convert;
@@ -19,12 +20,16 @@ mod limits;
 mod mrtr;
 #[cfg(all(feature = "mcp-http", feature = "oauth"))]
 mod oauth;
+mod offer;
 mod serve;
 mod server;
 #[cfg(feature = "mcp-http")]
 mod sessions;
 mod stdio;
+mod tasks;
+pub mod testing;
 
+pub use catalog::ClientModel;
 pub use client::{
     DEFAULT_HANDSHAKE_TIMEOUT, McpClientError, McpProtocol, McpServerConfig, McpToolExecutor,
 };

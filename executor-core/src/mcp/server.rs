@@ -6,9 +6,13 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 use rmcp::ServerHandler;
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, ErrorCode, ErrorData, Implementation, ListToolsResult,
-    PaginatedRequestParams, ProgressNotificationParam, ProgressToken, ServerCapabilities,
-    ServerConfig, SubscriptionFilter,
+    CallToolRequestParams, CallToolResponse, CancelTaskParams, CompleteRequestParams,
+    CompleteResult, ErrorCode, ErrorData, GetPromptRequestParams, GetPromptResponse, GetTaskParams,
+    GetTaskResult, Implementation, ListPromptsResult, ListResourceTemplatesResult,
+    ListResourcesResult, ListToolsResult, PaginatedRequestParams, ProgressNotificationParam,
+    ProgressToken, ReadResourceRequestParams, ReadResourceResponse, ServerCapabilities,
+    ServerConfig, SubscribeRequestParams, SubscriptionFilter, UnsubscribeRequestParams,
+    UpdateTaskParams,
 };
 use rmcp::service::{NotificationContext, Peer, RequestContext, RoleServer, SubscriptionContext};
 use serde_json::Value;
@@ -105,6 +109,11 @@ pub(crate) struct Inner {
     /// first: rmcp acknowledges the request before `listen` runs, and a change the client
     /// makes right after the acknowledgment must still reach it.
     listens: Mutex<std::collections::VecDeque<ListChanges>>,
+    /// Where calls that run as tasks are kept; `None` when no tool can be one and
+    /// `with_tasks` was not called (see `mcp/tasks.rs`).
+    pub(super) tasks: Option<crate::task::Tasks>,
+    /// Prompts, resources, log levels and subscriptions (`mcp/catalog.rs`).
+    pub(crate) offer: Arc<super::offer::Offer>,
 }
 
 /// The most `listens` kept (one per listen request between its arrival and its `listen`;
@@ -147,6 +156,7 @@ impl McpServer {
             .and_then(|p| p.file_stem().map(|s| s.to_string_lossy().into_owned()))
             .unwrap_or_else(|| "executor".to_owned());
         let list_changed = executor.list_changes().is_some();
+        let tasks = super::tasks::default_tasks(&executor.specs());
         Self {
             inner: Arc::new(Inner {
                 list_changed,
@@ -166,6 +176,8 @@ impl McpServer {
                 #[cfg(all(feature = "mcp-http", feature = "oauth"))]
                 oauth: None,
                 catalog: Mutex::new(None),
+                tasks,
+                offer: Arc::default(),
             }),
             session: None,
         }
@@ -192,6 +204,8 @@ impl McpServer {
                 catalog: Mutex::new(None),
                 list_changed: shared.list_changed,
                 listens: Mutex::default(),
+                tasks: shared.tasks.clone(),
+                offer: Arc::new(shared.offer.fresh()),
             },
         };
         f(&mut inner);
@@ -337,6 +351,43 @@ impl McpServer {
         self.edit(|inner| inner.request_state = Some(Arc::new(keys)))
     }
 
+    /// Keeps the server's tasks in `tasks` (a [`Tasks`](crate::task::Tasks) over your store, or with your default
+    /// TTL and poll interval) instead of the in-memory default, and serves the MCP tasks
+    /// extension even if no tool can be a task yet (an executor whose listing changes).
+    ///
+    /// A tool declared `#[tool(task = "optional")]` runs as a task when the client declares
+    /// the extension on the call; `task = "required"` only then (else -32021).
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use tool_executor::prelude::*;
+    /// use tool_executor::task::{MemoryTaskStore, Tasks};
+    ///
+    /// /// Writes a long report.
+    /// #[tool(task = "required")]
+    /// async fn report(seconds: u64) -> String { format!("{seconds} s") }
+    ///
+    /// let tasks = Tasks::new(MemoryTaskStore::new(1_000))
+    ///     .with_defaults(Duration::from_secs(600), Duration::from_secs(2));
+    /// let server = tool_executor::mcp_server!(toolset![report]).with_tasks(tasks);
+    /// # let _ = server;
+    /// ```
+    #[must_use]
+    pub fn with_tasks(self, tasks: crate::task::Tasks) -> Self {
+        self.edit(|inner| inner.tasks = Some(tasks))
+    }
+
+    /// The server's tasks; -32601 when it serves none.
+    fn tasks(&self) -> Result<&crate::task::Tasks, ErrorData> {
+        self.inner.tasks.as_ref().ok_or_else(|| {
+            ErrorData::new(
+                ErrorCode::METHOD_NOT_FOUND,
+                "this server runs no tasks",
+                None,
+            )
+        })
+    }
+
     /// A copy serving one stdio connection as session `id`.
     pub(crate) fn for_session(&self, id: String) -> Self {
         Self {
@@ -403,12 +454,31 @@ impl McpServer {
             .collect()
     }
 
-    /// Whether results of `tool` are wrapped as `{"result": …}`: from the cached listing, or
-    /// for a tool only this caller sees, from its spec.
-    fn wraps(&self, tool: &str, context: &RequestContext<RoleServer>) -> Option<bool> {
+    /// How a call of `tool` is answered for this request: the tool's spec (from the cached
+    /// listing, or this caller's) against the request's declared capabilities.
+    fn task_mode(
+        &self,
+        tool: &str,
+        context: &RequestContext<RoleServer>,
+    ) -> Result<super::tasks::Mode, ErrorData> {
+        let catalog = self.catalog();
+        let declared = super::tasks::declared(context);
+        if let Some(&i) = catalog.index.get(tool) {
+            return super::tasks::mode(Some(&catalog.specs[i]), declared);
+        }
+        let specs = self.inner.executor.specs_for(&self.caller_of(context));
+        super::tasks::mode(
+            specs.iter().find(|s| s.name == tool).map(|s| &**s),
+            declared,
+        )
+    }
+
+    /// How results of `tool` are shaped (wrapped as `{"result": …}`, content blocks): from the
+    /// cached listing, or for a tool only this caller sees, from its spec.
+    fn wraps(&self, tool: &str, context: &RequestContext<RoleServer>) -> Option<convert::Shape> {
         let catalog = self.catalog();
         if let Some(&i) = catalog.index.get(tool) {
-            return Some(catalog.tools[i].wrap);
+            return Some(catalog.tools[i].wrap.clone());
         }
         let specs = self.inner.executor.specs_for(&self.caller_of(context));
         specs
@@ -434,6 +504,11 @@ impl McpServer {
                 }
             }
         }
+    }
+
+    /// What the server offers beside tools.
+    pub(crate) fn offer(&self) -> &super::offer::Offer {
+        &self.inner.offer
     }
 
     /// The served executor.
@@ -493,15 +568,26 @@ impl McpServer {
             .map_err(|why| ErrorData::invalid_params(why, None))?;
         let mut ctx = ToolContext::new()
             .with_attempt(attempt)
-            .with_action_id(context.id.to_string())
-            .with_cancellation(context.ct.clone());
+            .with_action_id(context.id.to_string());
         if let Some(key) = key {
             ctx = ctx.with_idempotency_key(key);
         }
-        if let Some(session) = self.session_of(&context) {
+        let session = self.session_of(&context);
+        ctx = self.attach_client(ctx, &request.name, &context, session.as_deref());
+        if let Some(session) = session {
             ctx = ctx.with_session_id(session);
         }
         ctx = self.inner.context.attach(ctx, &context);
+        // A tool that may run as a task, for a client that asked for tasks (`mcp/tasks.rs`).
+        if let Some(tasks) = &self.inner.tasks
+            && let super::tasks::Mode::Task(settings) = self.task_mode(&request.name, &context)?
+        {
+            let wrap = self.wraps(&request.name, &context);
+            let executor = Arc::clone(&self.inner.executor);
+            let name = request.name.to_string();
+            return super::tasks::start(tasks, executor, name, params, ctx, settings, wrap).await;
+        }
+        ctx = ctx.with_cancellation(context.ct.clone());
         #[cfg(feature = "request-state")]
         let round = super::mrtr::Round::begin(
             self.inner.request_state.as_ref(),
@@ -620,7 +706,7 @@ async fn forward_progress(
 
 impl ServerHandler for McpServer {
     fn get_info(&self) -> ServerConfig {
-        let capabilities = if self.inner.list_changed {
+        let mut capabilities = if self.inner.list_changed {
             ServerCapabilities::builder()
                 .enable_tools()
                 .enable_tool_list_changed()
@@ -628,6 +714,10 @@ impl ServerHandler for McpServer {
         } else {
             ServerCapabilities::builder().enable_tools().build()
         };
+        if self.inner.tasks.is_some() {
+            super::tasks::advertise(&mut capabilities);
+        }
+        self.inner.offer.capabilities(&mut capabilities);
         let config = ServerConfig::new(capabilities).with_server_info(self.inner.info.clone());
         match &self.inner.instructions {
             Some(text) => config.with_instructions(text.clone()),
@@ -712,5 +802,107 @@ impl ServerHandler for McpServer {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         self.call(request, context).await
+    }
+
+    async fn get_task(
+        &self,
+        request: GetTaskParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<GetTaskResult, ErrorData> {
+        super::tasks::get(self.tasks()?, &request.task_id).await
+    }
+
+    async fn update_task(
+        &self,
+        request: UpdateTaskParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        super::tasks::update(self.tasks()?, &request.task_id).await
+    }
+
+    async fn cancel_task(
+        &self,
+        request: CancelTaskParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        super::tasks::cancel(self.tasks()?, &request.task_id).await
+    }
+
+    // Prompts, resources, completion and logging: `mcp/catalog.rs`.
+
+    #[allow(deprecated)] // Logging is legacy in 2026-07-28 (SEP-2577) and current in 2025-11-25.
+    async fn set_level(
+        &self,
+        request: rmcp::model::SetLevelRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.set_log_level(request.level, self.session_of(&context).as_deref());
+        Ok(())
+    }
+
+    async fn list_prompts(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListPromptsResult, ErrorData> {
+        self.list_prompts_wire()
+    }
+
+    async fn get_prompt(
+        &self,
+        request: GetPromptRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<GetPromptResponse, ErrorData> {
+        Ok(self.get_prompt_wire(request).await?.into())
+    }
+
+    async fn list_resources(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, ErrorData> {
+        self.list_resources_wire()
+    }
+
+    async fn list_resource_templates(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourceTemplatesResult, ErrorData> {
+        self.list_templates_wire()
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, ErrorData> {
+        Ok(self.read_resource_wire(request).await?.into())
+    }
+
+    async fn subscribe(
+        &self,
+        request: SubscribeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        let session = self.session_of(&context);
+        self.subscribe_wire(request.uri, &context, session.as_deref())
+    }
+
+    async fn unsubscribe(
+        &self,
+        request: UnsubscribeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.unsubscribe_wire(&request.uri, self.session_of(&context).as_deref());
+        Ok(())
+    }
+
+    async fn complete(
+        &self,
+        request: CompleteRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CompleteResult, ErrorData> {
+        self.complete_wire(&request)
     }
 }

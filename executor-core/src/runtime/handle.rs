@@ -2,15 +2,17 @@
 
 use std::collections::{HashMap, VecDeque};
 use std::fmt;
+use std::future::Future;
 use std::pin::pin;
 use std::str::FromStr;
-use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
-use std::time::Duration;
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError};
+use std::time::{Duration, SystemTime};
 
-use tokio::sync::Notify;
+use tokio::sync::{Notify, mpsc};
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
+use super::options::relay;
 use crate::failure::{FailureKind, ToolFailure};
 use crate::tool::{ToolExecution, ToolStreamChunk};
 
@@ -29,7 +31,7 @@ pub const DEFAULT_HANDLE_TTL: Duration = Duration::from_secs(15 * 60);
 /// A detached call's id: 128 bits from the operating system's random generator, written as 32
 /// lowercase hex digits. Unguessable, so an id can be handed to a client as the right to
 /// watch or cancel its call.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct HandleId(u128);
 
 impl HandleId {
@@ -39,6 +41,14 @@ impl HandleId {
             return Self(u128::from_le_bytes(bytes));
         }
         Self((u128::from(fallback.next_u64()) << 64) | u128::from(fallback.next_u64()))
+    }
+
+    /// A fresh id for a detached call started outside a runtime (a task,
+    /// [`crate::task::Tasks`]): the operating system's generator, else one generator per
+    /// process seeded from it.
+    pub(crate) fn fresh() -> Self {
+        static FALLBACK: OnceLock<super::retry::Rng> = OnceLock::new();
+        Self::random(FALLBACK.get_or_init(super::retry::Rng::from_os))
     }
 }
 
@@ -70,8 +80,10 @@ pub enum HandleStatus {
     Cancelled,
 }
 
-/// A detached call started by [`Runtime::spawn`](super::Runtime::spawn). Cloning is cheap;
-/// every clone watches the same call. Dropping a handle does not cancel the call.
+/// A detached call started by [`Runtime::spawn`](super::Runtime::spawn), or the live side of
+/// a task ([`crate::task`]: an MCP task runs as a handle, and its id is the task's id).
+/// Cloning is cheap; every clone watches the same call. Dropping a handle does not cancel the
+/// call.
 #[derive(Debug, Clone)]
 pub struct Handle {
     id: HandleId,
@@ -85,19 +97,31 @@ pub(super) struct Shared {
     changed: Notify,
 }
 
-#[derive(Debug, Default)]
+#[derive(Debug)]
 struct State {
     /// Buffered chunks with their sequence numbers, oldest first.
     chunks: VecDeque<(u64, ToolStreamChunk)>,
     next_seq: u64,
     outcome: Option<Result<ToolExecution, ToolFailure>>,
+    /// The message of the last progress chunk that had one.
+    message: Option<String>,
+    created: SystemTime,
+    updated: SystemTime,
 }
 
 impl Shared {
     pub(super) fn new(token: CancellationToken) -> Self {
+        let now = SystemTime::now();
         Self {
             token,
-            state: Mutex::new(State::default()),
+            state: Mutex::new(State {
+                chunks: VecDeque::new(),
+                next_seq: 0,
+                outcome: None,
+                message: None,
+                created: now,
+                updated: now,
+            }),
             changed: Notify::new(),
         }
     }
@@ -112,6 +136,14 @@ impl Shared {
             return; // the outcome makes the terminal chunk
         }
         let mut state = self.state();
+        state.updated = SystemTime::now();
+        if let ToolStreamChunk::Progress {
+            message: Some(message),
+            ..
+        } = &chunk
+        {
+            state.message = Some(message.clone());
+        }
         if state.chunks.len() >= HANDLE_BUFFER {
             let coalesce = matches!(chunk, ToolStreamChunk::Progress { .. })
                 && matches!(
@@ -133,7 +165,10 @@ impl Shared {
 
     /// Seals the call with its outcome.
     pub(super) fn finish(&self, outcome: Result<ToolExecution, ToolFailure>) {
-        self.state().outcome = Some(outcome);
+        let mut state = self.state();
+        state.outcome = Some(outcome);
+        state.updated = SystemTime::now();
+        drop(state);
         self.changed.notify_waiters();
     }
 }
@@ -141,6 +176,39 @@ impl Shared {
 impl Handle {
     pub(super) fn new(id: HandleId, shared: Arc<Shared>) -> Self {
         Self { id, shared }
+    }
+
+    /// A handle for a detached call about to [`start`](Self::start), cancelled by `token`:
+    /// made first so its owner can register it before the call can end.
+    pub(crate) fn detached(id: HandleId, token: CancellationToken) -> Self {
+        Self::new(id, Arc::new(Shared::new(token)))
+    }
+
+    /// Runs `call` on `tasks`, detached: the chunks `chunks` receives are buffered for
+    /// subscribers, then the outcome seals the handle and `ended` runs. The one place a detached
+    /// call is spawned: [`Runtime::spawn`](super::Runtime::spawn) and tasks
+    /// ([`crate::task::Tasks`]) both come here, so a runtime's handle and a task are one object.
+    /// `call` must be cancelled by the token the handle was made with.
+    pub(crate) fn start<C, E>(
+        &self,
+        tasks: &tokio::runtime::Handle,
+        chunks: mpsc::Receiver<ToolStreamChunk>,
+        call: C,
+        ended: E,
+    ) where
+        C: Future<Output = Result<ToolExecution, ToolFailure>> + Send + 'static,
+        E: FnOnce() + Send + 'static,
+    {
+        let live = Arc::clone(&self.shared);
+        tasks.spawn(async move {
+            let outcome = relay(Some(chunks), call, |chunk| {
+                live.push(chunk);
+                std::future::ready(())
+            })
+            .await;
+            live.finish(outcome);
+            ended();
+        });
     }
 
     /// The call's id.
@@ -158,6 +226,30 @@ impl Handle {
             Some(Err(f)) if f.kind() == FailureKind::Cancelled => HandleStatus::Cancelled,
             Some(Err(_)) => HandleStatus::Failed,
         }
+    }
+
+    /// The message of the last progress the call reported with one (a task's `statusMessage`).
+    #[must_use]
+    pub fn status_message(&self) -> Option<String> {
+        self.shared.state().message.clone()
+    }
+
+    /// When the call started.
+    #[must_use]
+    pub fn created_at(&self) -> SystemTime {
+        self.shared.state().created
+    }
+
+    /// When the call last reported a chunk, or ended.
+    #[must_use]
+    pub fn updated_at(&self) -> SystemTime {
+        self.shared.state().updated
+    }
+
+    /// The call's outcome, once it has ended.
+    #[must_use]
+    pub fn outcome(&self) -> Option<Result<ToolExecution, ToolFailure>> {
+        self.shared.state().outcome.clone()
     }
 
     /// Cancels the call: its running attempt is dropped, no retry follows, and it ends
@@ -277,8 +369,10 @@ impl Registry {
         entries
     }
 
-    pub(super) fn insert(&self, id: HandleId, shared: Arc<Shared>) {
-        self.entries().handles.insert(id, shared);
+    pub(super) fn insert(&self, handle: &Handle) {
+        self.entries()
+            .handles
+            .insert(handle.id, Arc::clone(&handle.shared));
     }
 
     pub(super) fn finished(&self, id: HandleId, ttl: Duration) {

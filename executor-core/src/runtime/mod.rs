@@ -75,7 +75,7 @@ pub use report::CallReport;
 pub use retry::RetryPolicy;
 
 use self::config::Config;
-use self::handle::{Registry, Shared};
+use self::handle::Registry;
 use self::options::{forward, relay};
 use crate::failure::ToolFailure;
 use crate::tool::{
@@ -339,28 +339,19 @@ impl Runtime {
             .map_err(|_| ToolFailure::internal("Runtime::spawn needs a Tokio runtime"))?;
         let token = self.shutdown.child_token();
         let id = HandleId::random(&self.config.keys);
-        let shared = Arc::new(Shared::new(token.clone()));
-        self.handles.insert(id, Arc::clone(&shared));
         let (sink, chunks) = mpsc::channel(STREAM_CAPACITY);
-        let options = options.with_cancellation(token).with_stream(sink);
-        let (config, handles, task) = (
-            Arc::clone(&self.config),
-            Arc::clone(&self.handles),
-            Arc::clone(&shared),
-        );
+        let options = options.with_cancellation(token.clone()).with_stream(sink);
+        let (config, handles) = (Arc::clone(&self.config), Arc::clone(&self.handles));
+        let ttl = config.handle_ttl;
         let tool = tool.to_owned();
-        tasks.spawn(async move {
+        let call = async move {
             let mut report = CallReport::default();
-            let call = call::run(&config, &tool, &args, &options, &mut report);
-            let outcome = relay(Some(chunks), call, |chunk| {
-                task.push(chunk);
-                std::future::ready(())
-            })
-            .await;
-            task.finish(outcome);
-            handles.finished(id, config.handle_ttl);
-        });
-        Ok(Handle::new(id, shared))
+            call::run(&config, &tool, &args, &options, &mut report).await
+        };
+        let handle = Handle::detached(id, token);
+        handles.insert(&handle);
+        handle.start(&tasks, chunks, call, move || handles.finished(id, ttl));
+        Ok(handle)
     }
 
     /// The handle of a call this runtime spawned, while it runs and for the TTL after it ends.

@@ -6,6 +6,8 @@
 //! | `executor.rs` | [`ToolExecutor`], the seed contract |
 //! | `execution.rs` | what executor methods return: [`BoxFuture`], [`SpecList`], [`ToolExecution`] |
 //! | `context_executor.rs` | [`ContextExecutor`], the one path, and the blanket `impl ToolExecutor` |
+//! | `content.rs` | rich results: [`Content`] blocks ([`Image`], [`Audio`], [`ResourceLink`], [`EmbeddedResource`]) with [`Annotations`] |
+//! | `log.rs` | [`LogLevel`], [`LogSink`], [`Logger`]: what [`ToolContext::log`] sends through |
 //! | `context.rs` | [`ToolContext`] and [`ChunkDropped`] |
 //! | `trace_context.rs` | [`TraceContext`]: the W3C trace a call carries from hop to hop |
 //! | `extensions.rs` | [`Extensions`]: typed values a transport attaches to a call; [`RequestHeaders`] |
@@ -18,6 +20,7 @@
 //! | `spec.rs`, `stream.rs` | [`ToolSpec`] and [`ToolStreamChunk`] |
 
 pub(crate) mod call;
+pub(crate) mod content;
 pub(crate) mod context;
 pub(crate) mod context_executor;
 pub(crate) mod execution;
@@ -25,6 +28,7 @@ pub(crate) mod executor;
 pub(crate) mod extensions;
 pub(crate) mod fn_tool;
 pub(crate) mod listing;
+pub(crate) mod log;
 pub(crate) mod route;
 pub(crate) mod set;
 pub(crate) mod spec;
@@ -36,6 +40,10 @@ pub use call::{
     BlockingBodies, CatchUnwind, DEFAULT_MAX_BLOCKING_BODIES, Panic, blocking_bodies,
     max_blocking_bodies, set_max_blocking_bodies,
 };
+pub use content::{
+    Annotations, Audio, CONTENT_SCHEMA_KEY, Content, EmbeddedResource, Image, Media,
+    ResourceContents, ResourceLink, Role, Text,
+};
 pub use context::{ChunkDropped, ToolContext};
 pub use context_executor::ContextExecutor;
 pub use execution::{BoxFuture, SpecList, ToolExecution};
@@ -43,6 +51,7 @@ pub use executor::ToolExecutor;
 pub use extensions::{Extensions, RequestHeaders};
 pub use fn_tool::Tool;
 pub use listing::ListChanges;
+pub use log::{LogLevel, LogSink, Logger};
 pub use set::{DuplicateTool, ToolSet, ToolSetBuilder};
 pub use spec::{ToolAnnotations, ToolSpec};
 pub use stream::{STREAM_CAPACITY, ToolStreamChunk};

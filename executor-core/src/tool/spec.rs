@@ -5,6 +5,8 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use crate::task::TaskSpec;
+
 /// Behaviour hints, as MCP's tool annotations. They are hints: clients must not trust them for
 /// security decisions.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -82,6 +84,10 @@ pub struct ToolSpec {
     /// tokens (`McpServer::with_oauth`); ignored by servers that do not.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub scopes: Vec<String>,
+    /// Whether calls may run as tasks, and their TTL and poll interval
+    /// (`#[tool(task = "optional")]`; see [`crate::task`]). `None`: never a task.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub task: Option<TaskSpec>,
 }
 
 fn is_default(a: &ToolAnnotations) -> bool {
@@ -106,7 +112,22 @@ impl ToolSpec {
             timeout: None,
             tags: Vec::new(),
             scopes: Vec::new(),
+            task: None,
         }
+    }
+
+    /// Sets the task settings (see [`task`](Self::task)).
+    #[must_use]
+    pub const fn with_task(mut self, task: TaskSpec) -> Self {
+        self.task = Some(task);
+        self
+    }
+
+    /// How calls of the tool relate to tasks: [`TaskSupport::Forbidden`](crate::task::TaskSupport::Forbidden)
+    /// without task settings.
+    #[must_use]
+    pub fn task_support(&self) -> crate::task::TaskSupport {
+        self.task.map(|t| t.support).unwrap_or_default()
     }
 
     /// Sets the output schema.

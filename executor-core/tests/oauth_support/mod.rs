@@ -29,6 +29,28 @@ pub struct Issuer {
     pub opaque: Arc<Mutex<Vec<(String, Value)>>>,
     /// Tokens issued at `/token` (client `bot`, secret `bot-secret`).
     pub issued: Arc<AtomicUsize>,
+    /// The authorization-code grant: codes handed out at `/authorize` (code, PKCE challenge,
+    /// scope, resource), clients registered at `/register`, codes and refresh tokens
+    /// exchanged at `/token`.
+    pub codes: Arc<Mutex<Vec<Code>>>,
+    pub registered: Arc<AtomicUsize>,
+    pub exchanged: Arc<AtomicUsize>,
+    pub refreshed: Arc<AtomicUsize>,
+}
+
+/// A code handed out at `/authorize`.
+#[derive(Debug, Clone)]
+pub struct Code {
+    pub value: String,
+    pub challenge: String,
+    pub scope: String,
+    pub resource: String,
+}
+
+/// What the stand-in answers.
+enum Answer {
+    Json(Value),
+    Redirect(String),
 }
 
 impl Issuer {
@@ -40,6 +62,10 @@ impl Issuer {
             fetches: Arc::new(AtomicUsize::new(0)),
             opaque: Arc::new(Mutex::new(Vec::new())),
             issued: Arc::new(AtomicUsize::new(0)),
+            codes: Arc::new(Mutex::new(Vec::new())),
+            registered: Arc::new(AtomicUsize::new(0)),
+            exchanged: Arc::new(AtomicUsize::new(0)),
+            refreshed: Arc::new(AtomicUsize::new(0)),
         };
         let served = issuer.clone();
         tokio::spawn(async move {
@@ -53,33 +79,51 @@ impl Issuer {
 
     async fn answer(self, mut stream: TcpStream) {
         let (head, body) = read_request(&mut stream).await;
-        let path = head.split_whitespace().nth(1).unwrap_or("").to_owned();
-        let answer = match path.as_str() {
+        let target = head.split_whitespace().nth(1).unwrap_or("").to_owned();
+        let (path, query) = target.split_once('?').unwrap_or((&target, ""));
+        let form: Vec<(&str, String)> = body
+            .split('&')
+            .chain(query.split('&'))
+            .filter_map(|pair| pair.split_once('='))
+            .map(|(k, v)| (k, decode(v)))
+            .collect();
+        let field = |name: &str| {
+            form.iter()
+                .find(|(k, _)| *k == name)
+                .map(|(_, v)| v.clone())
+                .unwrap_or_default()
+        };
+        if let Some(answer) = self.code_flow(path, &field, &body) {
+            let response = match answer {
+                Answer::Json(value) => ok(&value),
+                Answer::Redirect(location) => format!(
+                    "HTTP/1.1 302 Found\r\nLocation: {location}\r\nContent-Length: 0\r\n\
+                     Connection: close\r\n\r\n"
+                ),
+            };
+            let _ = stream.write_all(response.as_bytes()).await;
+            return;
+        }
+        let answer = match path {
             "/.well-known/oauth-authorization-server" => {
                 json!({"issuer": self.url(""), "jwks_uri": self.url("/jwks"),
-                       "token_endpoint": self.url("/token")})
+                       "token_endpoint": self.url("/token"),
+                       "authorization_endpoint": self.url("/authorize"),
+                       "registration_endpoint": self.url("/register"),
+                       "code_challenge_methods_supported": ["S256"],
+                       "token_endpoint_auth_methods_supported": ["none"]})
             }
             "/token" => {
                 // The client-credentials grant for `bot:bot-secret` (HTTP Basic), RFC 8707.
                 let authorized = head
                     .to_ascii_lowercase()
                     .contains("authorization: basic ym90omjvdc1zzwnyzxq=");
-                let form: Vec<(&str, String)> = body
-                    .split('&')
-                    .filter_map(|pair| pair.split_once('='))
-                    .map(|(k, v)| (k, decode(v)))
-                    .collect();
-                let field = |name: &str| {
-                    form.iter()
-                        .find(|(k, _)| *k == name)
-                        .map(|(_, v)| v.clone())
-                };
-                if !authorized || field("grant_type").as_deref() != Some("client_credentials") {
+                if !authorized || field("grant_type") != "client_credentials" {
                     json!({"error": "invalid_client", "error_description": format!("{head} // {body}")})
                 } else {
                     self.issued.fetch_add(1, Ordering::SeqCst);
-                    let resource = field("resource").unwrap_or_default();
-                    let scope = field("scope").unwrap_or_default();
+                    let resource = field("resource");
+                    let scope = field("scope");
                     json!({"access_token": token(TEST_KEY, "test-key", &resource, &scope, 300),
                            "token_type": "Bearer", "expires_in": 300})
                 }
@@ -106,18 +150,89 @@ impl Issuer {
             }
             _ => json!({"error": "not found"}),
         };
-        let body = answer.to_string();
-        let response = format!(
-            "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\
-             Connection: close\r\n\r\n{body}",
-            body.len()
-        );
-        let _ = stream.write_all(response.as_bytes()).await;
+        let _ = stream.write_all(ok(&answer).as_bytes()).await;
+    }
+
+    /// The authorization-code grant's endpoints, when `path` is one of them.
+    fn code_flow(&self, path: &str, field: &dyn Fn(&str) -> String, body: &str) -> Option<Answer> {
+        let answer = match path {
+            "/register" => {
+                self.registered.fetch_add(1, Ordering::SeqCst);
+                json!({"client_id": "dyn-client", "token_endpoint_auth_method": "none"})
+            }
+            "/authorize" => {
+                // The user approves at once: a redirect with a code bound to the PKCE
+                // challenge, the scope and the resource.
+                assert_eq!(field("client_id"), "dyn-client");
+                assert_eq!(field("code_challenge_method"), "S256");
+                let code = {
+                    let mut codes = self.codes.lock().unwrap();
+                    let code = format!("code-{}", codes.len());
+                    codes.push(Code {
+                        value: code.clone(),
+                        challenge: field("code_challenge"),
+                        scope: field("scope"),
+                        resource: field("resource"),
+                    });
+                    code
+                };
+                return Some(Answer::Redirect(format!(
+                    "{}?code={code}&state={}",
+                    field("redirect_uri"),
+                    field("state")
+                )));
+            }
+            "/token" if field("grant_type") == "authorization_code" => {
+                use sha2::Digest as _;
+                let codes = self.codes.lock().unwrap().clone();
+                let found = codes.iter().find(|c| c.value == field("code"));
+                let verifier = field("code_verifier");
+                let digest = sha2::Sha256::digest(verifier.as_bytes());
+                match found {
+                    Some(Code {
+                        challenge,
+                        scope,
+                        resource,
+                        ..
+                    }) if base64url(&digest) == *challenge
+                        && *resource == field("resource")
+                        && field("client_id") == "dyn-client" =>
+                    {
+                        self.exchanged.fetch_add(1, Ordering::SeqCst);
+                        // 31 s: the client refreshes 30 s early, so after one second.
+                        json!({"access_token": token(TEST_KEY, "test-key", resource, scope, 300),
+                               "token_type": "Bearer", "expires_in": 31,
+                               "refresh_token": format!("refresh|{scope}|{resource}")})
+                    }
+                    _ => json!({"error": "invalid_grant", "error_description": body}),
+                }
+            }
+            "/token" if field("grant_type") == "refresh_token" => {
+                let refresh = field("refresh_token");
+                let mut parts = refresh.split('|').skip(1);
+                let (scope, resource) = (parts.next().unwrap_or(""), parts.next().unwrap_or(""));
+                self.refreshed.fetch_add(1, Ordering::SeqCst);
+                json!({"access_token": token(TEST_KEY, "test-key", resource, scope, 300),
+                       "token_type": "Bearer", "expires_in": 300})
+            }
+            _ => return None,
+        };
+        Some(Answer::Json(answer))
     }
 
     pub fn url(&self, path: &str) -> String {
         format!("http://{}{path}", self.addr)
     }
+}
+
+/// A 200 answer carrying `value`.
+fn ok(value: &Value) -> String {
+    let body = value.to_string();
+    format!(
+        "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\
+         Connection: close\r\n\r\n{body}",
+        body.len()
+    )
 }
 
 /// `application/x-www-form-urlencoded` value decoding (`%XX` and `+`).
@@ -143,6 +258,21 @@ fn decode(value: &str) -> String {
         }
     }
     String::from_utf8_lossy(&out).into_owned()
+}
+
+/// base64url without padding (PKCE's S256).
+fn base64url(bytes: &[u8]) -> String {
+    const TABLE: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+    let mut out = String::new();
+    for chunk in bytes.chunks(3) {
+        let n = (u32::from(chunk[0]) << 16)
+            | (u32::from(*chunk.get(1).unwrap_or(&0)) << 8)
+            | u32::from(*chunk.get(2).unwrap_or(&0));
+        for i in 0..=chunk.len() {
+            out.push(char::from(TABLE[(n >> (18 - 6 * i) & 63) as usize]));
+        }
+    }
+    out
 }
 
 pub fn jwk(text: &str) -> Value {

@@ -18,16 +18,21 @@ pub struct StdioClient {
 }
 
 impl StdioClient {
-    /// Serves `server` on a pipe and completes the 2025-11-25 handshake as `name`.
-    pub async fn start(server: McpServer, name: &str) -> Self {
+    /// Serves `server` on a pipe, with no handshake (2026-07-28 requests need none).
+    pub fn open(server: McpServer) -> Self {
         let (client, server_end) = tokio::io::duplex(1 << 20);
         let (server_read, server_write) = tokio::io::split(server_end);
         tokio::spawn(server.serve_io(server_read, server_write));
         let (read, write) = tokio::io::split(client);
-        let mut client = Self {
+        Self {
             write,
             lines: BufReader::new(read).lines(),
-        };
+        }
+    }
+
+    /// Serves `server` on a pipe and completes the 2025-11-25 handshake as `name`.
+    pub async fn start(server: McpServer, name: &str) -> Self {
+        let mut client = Self::open(server);
         let init = json!({
             "protocolVersion": "2025-11-25",
             "capabilities": {},

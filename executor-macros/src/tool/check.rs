@@ -11,6 +11,7 @@ use crate::diag::Errors;
 pub fn check_fn(model: &ToolFn, errors: &mut Errors) {
     check_signature(&model.sig, model.site, errors);
     check_sync_method_timeout(model, errors);
+    check_task_settings(model, errors);
     check_unique_names(model, errors);
     check_return_type(&model.sig.output, errors);
 }
@@ -65,6 +66,30 @@ fn check_signature(sig: &Signature, site: Site, errors: &mut Errors) {
             "a #[tool] method inside #[tools] takes `&self`; add it, or make this a free #[tool] fn",
         ),
         (None, Site::Free) => {}
+    }
+}
+
+/// `ttl` and `poll` describe a task, so they need `task`; and a sync method cannot be a task,
+/// for the reason it cannot have a `timeout`: nothing could end it on `tasks/cancel` or at its
+/// TTL while it blocks the thread it runs on.
+fn check_task_settings(model: &ToolFn, errors: &mut Errors) {
+    if model.task.is_none() {
+        for lit in [&model.ttl, &model.poll]
+            .into_iter()
+            .flatten()
+            .map(|(_, lit)| lit)
+        {
+            errors.spanned(
+                lit,
+                "`ttl` and `poll` are task settings; add `task = \"optional\"` or `task = \"required\"`, or remove them",
+            );
+        }
+    }
+    if let (Site::Method, false, Some((_, lit))) = (model.site, model.is_async, &model.task) {
+        errors.spanned(
+            lit,
+            "a sync #[tool] method cannot be a task: `&self` cannot move to the blocking pool, so neither `tasks/cancel` nor the task's TTL could end it while it blocks; make it an `async fn`, or a free #[tool] fn",
+        );
     }
 }
 

@@ -34,6 +34,12 @@ pub struct ToolFn {
     pub scopes: Vec<String>,
     /// `#[tool(confirm)]`: each call asks the user's approval before the body runs.
     pub confirm: bool,
+    /// `#[tool(task = …)]`: required or not, and the literal.
+    pub task: Option<(bool, LitStr)>,
+    /// `#[tool(ttl = …)]`: milliseconds, and the literal.
+    pub ttl: Option<(u64, LitStr)>,
+    /// `#[tool(poll = …)]`: milliseconds, and the literal.
+    pub poll: Option<(u64, LitStr)>,
     pub krate: CratePath,
     pub is_async: bool,
     pub params: Vec<Param>,
@@ -160,6 +166,9 @@ impl ToolFn {
             tags: attr.tags.iter().flatten().map(syn::LitStr::value).collect(),
             scopes: attr.scopes.unwrap_or_default(),
             confirm: attr.confirm.is_some_and(|f| f.value),
+            task: attr.task,
+            ttl: attr.ttl,
+            poll: attr.poll,
             krate: attr.krate.map(|(k, _)| k).unwrap_or_default(),
             is_async: sig.asyncness.is_some(),
             params,
@@ -212,7 +221,7 @@ impl ToolFn {
         Some(Param::Arg(Box::new(Arg {
             json_name,
             decode: decode_of(&ty),
-            is_option: is_option(&ty),
+            is_option: util::is_option(&ty),
             ty,
             default: attr
                 .default
@@ -348,10 +357,6 @@ fn decode_of(ty: &Type) -> Decode {
         }
         _ => Decode::Owned,
     }
-}
-
-fn is_option(ty: &Type) -> bool {
-    matches!(ty, Type::Path(p) if p.qself.is_none() && p.path.segments.last().is_some_and(|s| s.ident == "Option" && !s.arguments.is_empty()))
 }
 
 fn ret_of(output: &ReturnType) -> Ret {

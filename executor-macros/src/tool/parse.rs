@@ -24,6 +24,9 @@ const TOOL: Keys = Keys {
         "timeout",
         "tags",
         "scopes",
+        "task",
+        "ttl",
+        "poll",
         "crate",
     ],
 };
@@ -54,6 +57,12 @@ pub struct ToolAttr {
     pub scopes: Option<Vec<String>>,
     /// `confirm`: ask the user to approve each call before the body runs.
     pub confirm: Option<Flag>,
+    /// `task = "optional" | "required"`: whether calls must be tasks, and the literal.
+    pub task: Option<(bool, LitStr)>,
+    /// A task's TTL in milliseconds, and the literal.
+    pub ttl: Option<(u64, LitStr)>,
+    /// A task's poll interval in milliseconds, and the literal.
+    pub poll: Option<(u64, LitStr)>,
     /// The path, and the `crate` key's span.
     pub krate: Option<(CratePath, Span)>,
 }
@@ -99,6 +108,21 @@ impl ToolAttr {
             }),
             "tags" => set_once(&mut self.tags, meta, tags),
             "scopes" => set_once(&mut self.scopes, meta, scopes),
+            "task" => set_once(&mut self.task, meta, task),
+            "ttl" => set_once(&mut self.ttl, meta, |m| {
+                attr::duration(
+                    m,
+                    "10m",
+                    "would end every task at once; write a lifetime such as `\"10m\"`",
+                )
+            }),
+            "poll" => set_once(&mut self.poll, meta, |m| {
+                attr::duration(
+                    m,
+                    "2s",
+                    "would have clients poll without pause; write an interval such as `\"2s\"`",
+                )
+            }),
             "crate" => set_once(&mut self.krate, meta, |m| {
                 Ok((CratePath::parse_value(m.value()?)?, attr::key_span(m)))
             }),
@@ -187,6 +211,25 @@ fn scopes(meta: &ParseNestedMeta<'_>) -> syn::Result<Vec<String>> {
         ));
     }
     Ok(scopes)
+}
+
+/// `task = "optional"` (false) or `task = "required"` (true).
+fn task(meta: &ParseNestedMeta<'_>) -> syn::Result<(bool, LitStr)> {
+    let lit = attr::string(meta, "optional")?;
+    match lit.value().as_str() {
+        "optional" => Ok((false, lit)),
+        "required" => Ok((true, lit)),
+        "forbidden" => Err(syn::Error::new_spanned(
+            &lit,
+            "a tool is never a task unless it says so; remove `task = \"forbidden\"`",
+        )),
+        other => Err(syn::Error::new_spanned(
+            &lit,
+            format!(
+                "unknown task mode \"{other}\"; write `task = \"optional\"` (a task when the client asks for one) or `task = \"required\"` (always a task)"
+            ),
+        )),
+    }
 }
 
 /// `#[arg(…)]` on a parameter.

@@ -53,6 +53,7 @@ pub fn spec(model: &ToolFn) -> TokenStream {
     let tags = (!tags.is_empty()).then(|| quote!(.with_tags([#(#tags),*])));
     let scopes = &model.scopes;
     let scopes = (!scopes.is_empty()).then(|| quote!(.with_scopes([#(#scopes),*])));
+    let task = task(model);
     quote! {
         __rt::ToolSpec::new(#name, #description, #input)
             .with_output_schema(#output)
@@ -61,7 +62,31 @@ pub fn spec(model: &ToolFn) -> TokenStream {
             #timeout
             #tags
             #scopes
+            #task
     }
+}
+
+// Input:  #[tool(task = "required", ttl = "10m", poll = "2s")]
+// Output: .with_task(__rt::TaskSpec::new(__rt::TaskSupport::Required)
+//             .with_ttl(__rt::Duration::from_millis(600000u64))
+//             .with_poll_interval(__rt::Duration::from_millis(2000u64)))
+// Nothing without `task`.
+fn task(model: &ToolFn) -> Option<TokenStream> {
+    let (required, _) = model.task.as_ref()?;
+    let support = if *required {
+        quote!(Required)
+    } else {
+        quote!(Optional)
+    };
+    let ttl = model
+        .ttl
+        .as_ref()
+        .map(|(ms, _)| quote!(.with_ttl(__rt::Duration::from_millis(#ms))));
+    let poll = model
+        .poll
+        .as_ref()
+        .map(|(ms, _)| quote!(.with_poll_interval(__rt::Duration::from_millis(#ms))));
+    Some(quote!(.with_task(__rt::TaskSpec::new(__rt::TaskSupport::#support) #ttl #poll)))
 }
 
 // Input:  fn get_weather(…) -> Result<Weather, WeatherError>

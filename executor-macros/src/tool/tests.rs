@@ -34,6 +34,19 @@ fn tool_async_borrowed_context_result() {
     assert_expansion("tool_weather", out);
 }
 
+/// A tool that runs only as a task, with its TTL and poll interval.
+#[test]
+fn tool_task_required() {
+    let out = super::tool(
+        quote!(task = "required", ttl = "10m", poll = "2s"),
+        quote! {
+            /// Writes a report.
+            async fn report(seconds: u64) -> String { todo!() }
+        },
+    );
+    assert_expansion("tool_task_required", out);
+}
+
 /// A sync fn with a `timeout` and the context: the body is a closure for the blocking pool.
 #[test]
 fn tool_sync_blocking_pool() {

@@ -1,5 +1,7 @@
 //! rmcp's HTTP client with a bearer token from a [`TokenProvider`] on every request: asked
-//! before the first, and again after a 401 (the refused request is then sent once more).
+//! before the first (or, for a provider that waits for the server's challenge, after the first
+//! 401), and again after a 401 or a 403 `insufficient_scope` (the refused request is then sent
+//! once more, so a server that keeps refusing is not asked in a loop).
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
@@ -8,8 +10,8 @@ use futures_util::stream::BoxStream;
 use http::{HeaderName, HeaderValue};
 use rmcp::model::ClientJsonRpcMessage;
 use rmcp::transport::streamable_http_client::{
-    AuthRequiredError, SseError, StreamableHttpClient, StreamableHttpError,
-    StreamableHttpPostResponse, StreamableHttpResponseLimits,
+    SseError, StreamableHttpClient, StreamableHttpError, StreamableHttpPostResponse,
+    StreamableHttpResponseLimits,
 };
 use sse_stream::Sse;
 
@@ -23,11 +25,25 @@ pub(super) struct Authorized {
     pub(super) inner: reqwest::Client,
     pub(super) resource: Arc<str>,
     pub(super) tokens: Arc<dyn TokenProvider>,
-    /// The last 401's challenge, for the provider's discovery.
+    /// The last 401's (or 403's) challenge, for the provider's discovery.
     pub(super) challenge: Arc<Mutex<Option<String>>>,
 }
 
 impl Authorized {
+    /// The token for the next request: none yet for a provider that waits for the server's
+    /// first challenge.
+    async fn current(&self) -> Result<Option<String>, Failed> {
+        let challenged = self
+            .challenge
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .is_some();
+        if !challenged && self.tokens.waits_for_challenge() {
+            return Ok(None);
+        }
+        self.token(None).await.map(Some)
+    }
+
     async fn token(&self, stale: Option<&str>) -> Result<String, Failed> {
         let challenge = self
             .challenge
@@ -44,12 +60,11 @@ impl Authorized {
             })
     }
 
-    fn remember(&self, refused: &AuthRequiredError) {
+    fn remember(&self, challenge: &str) {
         *self
             .challenge
             .lock()
-            .unwrap_or_else(PoisonError::into_inner) =
-            Some(refused.www_authenticate_header.clone());
+            .unwrap_or_else(PoisonError::into_inner) = Some(challenge.to_owned());
     }
 }
 
@@ -84,22 +99,31 @@ impl StreamableHttpClient for Authorized {
         custom_headers: HashMap<HeaderName, HeaderValue>,
         limits: StreamableHttpResponseLimits,
     ) -> Result<StreamableHttpPostResponse, Failed> {
-        let token = self.token(None).await?;
+        let token = self.current().await?;
         let first = self
             .inner
             .post_message_with_response_limits(
                 Arc::clone(&uri),
                 message.clone(),
                 session_id.clone(),
-                Some(token.clone()),
+                token.clone(),
                 custom_headers.clone(),
                 limits,
             )
             .await;
-        match first {
+        let challenge = match &first {
             Err(StreamableHttpError::AuthRequired(refused)) => {
-                self.remember(&refused);
-                let token = self.token(Some(&token)).await?;
+                Some(refused.www_authenticate_header.as_str())
+            }
+            Err(StreamableHttpError::InsufficientScope(refused)) => {
+                Some(refused.www_authenticate_header.as_str())
+            }
+            _ => None,
+        };
+        match challenge {
+            Some(challenge) => {
+                self.remember(challenge);
+                let token = self.token(token.as_deref()).await?;
                 self.inner
                     .post_message_with_response_limits(
                         uri,
@@ -111,7 +135,7 @@ impl StreamableHttpClient for Authorized {
                     )
                     .await
             }
-            other => other,
+            None => first,
         }
     }
 
@@ -122,9 +146,9 @@ impl StreamableHttpClient for Authorized {
         _auth_header: Option<String>,
         custom_headers: HashMap<HeaderName, HeaderValue>,
     ) -> Result<(), Failed> {
-        let token = self.token(None).await?;
+        let token = self.current().await?;
         self.inner
-            .delete_session(uri, session_id, Some(token), custom_headers)
+            .delete_session(uri, session_id, token, custom_headers)
             .await
     }
 
@@ -136,9 +160,9 @@ impl StreamableHttpClient for Authorized {
         _auth_header: Option<String>,
         custom_headers: HashMap<HeaderName, HeaderValue>,
     ) -> Result<BoxStream<'static, Result<Sse, SseError>>, Failed> {
-        let token = self.token(None).await?;
+        let token = self.current().await?;
         self.inner
-            .get_stream(uri, session_id, last_event_id, Some(token), custom_headers)
+            .get_stream(uri, session_id, last_event_id, token, custom_headers)
             .await
     }
 
@@ -151,13 +175,13 @@ impl StreamableHttpClient for Authorized {
         custom_headers: HashMap<HeaderName, HeaderValue>,
         max_sse_event_size: usize,
     ) -> Result<BoxStream<'static, Result<Sse, SseError>>, Failed> {
-        let token = self.token(None).await?;
+        let token = self.current().await?;
         self.inner
             .get_stream_with_max_sse_event_size(
                 uri,
                 session_id,
                 last_event_id,
-                Some(token),
+                token,
                 custom_headers,
                 max_sse_event_size,
             )

@@ -69,8 +69,25 @@ pub(super) async fn open(
                 )
             })
         }
-        other => other.map_err(|e| e.to_string()),
+        other => other.map_err(|e| describe(&e)),
     }
+}
+
+/// A failed lifecycle in words for a person: a send failure as "what failed, when", without
+/// rmcp's transport type name, with the server's challenge when a 401 or 403 refused it.
+fn describe(error: &ClientInitializeError) -> String {
+    let text = match error {
+        ClientInitializeError::TransportError { error, context } => {
+            let inner = error.error.to_string();
+            format!("{inner} ({context})")
+        }
+        other => other.to_string(),
+    };
+    #[cfg(feature = "mcp-http")]
+    if let Some(challenge) = error.auth_challenge() {
+        return format!("{text}; the server's challenge: {challenge}");
+    }
+    text
 }
 
 /// One attempt: the outer error is a server that could not be started or reached, the inner

@@ -9,6 +9,7 @@ mod http;
 mod lifecycle;
 mod outcome;
 mod progress;
+mod task;
 mod transport;
 
 use std::collections::HashMap;
@@ -194,7 +195,8 @@ impl McpToolExecutor {
             .await
             .map_err(|e| self.error(e))?;
         let tools = connection.service.peer().list_all_tools().await;
-        Ok((connection, tools.map_err(|e| self.error(e))?))
+        let tools = tools.map_err(|e| self.error(outcome::describe(&e)))?;
+        Ok((connection, tools))
     }
 
     /// A live connection, restarting a server that died.
@@ -296,6 +298,8 @@ impl McpToolExecutor {
         guard.disarm();
         match result? {
             ServerResult::CallToolResult(result) => Ok(result),
+            // The server runs the call as a task (`task.rs`).
+            ServerResult::CreateTaskResult(created) => task::follow(peer, created, ctx).await,
             _ => Err(ServiceError::UnexpectedResponse),
         }
     }

@@ -76,6 +76,24 @@ fn relayed_failure(text: String, structured: Option<&Value>) -> ToolFailure {
 }
 
 /// A protocol or transport error as a failure.
+/// What went wrong, in words for a person: rmcp's transport type name left out of a send
+/// failure, and the server's challenge added when a 401 or 403 refused the request.
+pub(super) fn describe(error: &ServiceError) -> String {
+    let text = error.to_string();
+    let reason = match error {
+        // rmcp prefixes the transport's type name; the reason follows "] error: ".
+        ServiceError::TransportSend(_) => text
+            .split_once("] error: ")
+            .map_or(text.as_str(), |(_, r)| r),
+        _ => text.as_str(),
+    };
+    #[cfg(feature = "mcp-http")]
+    if let Some(challenge) = error.auth_challenge() {
+        return format!("{reason} (the server's challenge: {challenge})");
+    }
+    reason.to_owned()
+}
+
 pub(super) fn from_service_error(tool: &str, server: &str, error: ServiceError) -> ToolFailure {
     match error {
         ServiceError::McpError(e) if e.code == ErrorCode::INVALID_PARAMS => {
@@ -88,12 +106,8 @@ pub(super) fn from_service_error(tool: &str, server: &str, error: ServiceError) 
         }
         ServiceError::Timeout { timeout } => ToolFailure::timeout(tool, timeout),
         ServiceError::Cancelled { .. } => ToolFailure::cancelled(tool),
-        ServiceError::TransportSend(error) => {
-            // rmcp prefixes the transport's type name; the reason follows "] error: ".
-            let text = error.to_string();
-            let reason = text
-                .split_once("] error: ")
-                .map_or(text.as_str(), |(_, r)| r);
+        ServiceError::TransportSend(_) => {
+            let reason = describe(&error);
             ToolFailure::ordinary(format!(
                 "could not send `{tool}` to MCP server `{server}`: {reason}"
             ))

@@ -37,8 +37,9 @@ struct Routes {
 impl ClientHandler for Relay {
     fn get_info(&self) -> ClientConfig {
         // The version `initialize` asks for; 2026-07-28 is negotiated by `server/discover`.
+        // The tasks extension: a call may come back as a task, which `task.rs` follows.
         ClientConfig::new(
-            ClientCapabilities::default(),
+            ClientCapabilities::builder().enable_tasks().build(),
             Implementation::new("tool-executor", env!("CARGO_PKG_VERSION")),
         )
         .with_protocol_version(ProtocolVersion::LATEST_WITH_INITIALIZE)

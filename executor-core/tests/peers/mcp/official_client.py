@@ -23,7 +23,7 @@ from mcp import Client, StdioServerParameters
 from mcp.shared.exceptions import MCPError
 from mcp.shared.inbound import MCP_METHOD_HEADER, MCP_PROTOCOL_VERSION_HEADER
 
-EXPECTED_TOOLS = ["add", "echo", "divide", "slow", "get_weather", "boom"]
+EXPECTED_TOOLS = ["add", "echo", "divide", "slow", "report", "get_weather", "boom"]
 
 checks = 0
 

@@ -1,0 +1,292 @@
+//! [`Tasks`]: starts calls as tasks, keeps their records in a [`TaskStore`], reads and cancels
+//! them. A task's call runs as a [`Handle`] (the detached call of
+//! [`Runtime::spawn`](crate::runtime::Runtime::spawn)); its record follows the handle.
+
+use std::collections::HashMap;
+use std::fmt;
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::{Duration, SystemTime};
+
+use tokio::sync::mpsc;
+use tokio::time::Instant;
+use tokio_util::sync::CancellationToken;
+
+use super::memory::MemoryTaskStore;
+use super::record::{TaskId, TaskOutcome, TaskRecord, TaskStatus};
+use super::store::{StoreError, TaskStore};
+use super::support::TaskSpec;
+use crate::failure::{FailureKind, ToolFailure};
+use crate::runtime::{Handle, HandleId};
+use crate::tool::{BoxFuture, STREAM_CAPACITY, ToolContext, ToolExecution, ToolStreamChunk};
+
+/// A task's TTL when neither its tool nor the server sets one: 5 minutes.
+pub const DEFAULT_TASK_TTL: Duration = Duration::from_secs(5 * 60);
+
+/// The poll interval a client is told when neither the tool nor the server sets one: 1 s.
+pub const DEFAULT_POLL_INTERVAL: Duration = Duration::from_secs(1);
+
+/// The longest TTL a task gets, whatever its tool asks: 7 days.
+pub const MAX_TASK_TTL: Duration = Duration::from_secs(7 * 24 * 3600);
+
+/// The shortest interval at which a running task's record is read back, to learn of a
+/// cancellation made elsewhere (its poll interval, if longer).
+const MIN_STORE_CHECK: Duration = Duration::from_millis(100);
+
+/// How a finished call becomes a task's outcome: the protocol's result or error object.
+pub type Finish = Box<dyn FnOnce(Result<ToolExecution, ToolFailure>) -> TaskOutcome + Send>;
+
+/// Runs calls as tasks. Cloning is cheap; clones share the store and the running calls.
+///
+/// A task's call gets the context it is started with, minus the request's cancellation: it
+/// outlives its request. [`cancel`](Self::cancel) cancels it, its TTL is its deadline, and its
+/// progress messages become the record's `status_message`.
+#[derive(Clone)]
+pub struct Tasks {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    store: Arc<dyn TaskStore>,
+    /// The calls this process runs, until their record is final.
+    live: Mutex<HashMap<TaskId, Handle>>,
+    ttl: Duration,
+    poll_interval: Duration,
+}
+
+impl fmt::Debug for Tasks {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Tasks")
+            .field("ttl", &self.inner.ttl)
+            .field("poll_interval", &self.inner.poll_interval)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Default for Tasks {
+    fn default() -> Self {
+        Self::new(MemoryTaskStore::default())
+    }
+}
+
+/// Why a task could not be started, read or changed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum TaskError {
+    /// No task has this id, or it is past its TTL.
+    Unknown(String),
+    /// The store failed or is full.
+    Store(StoreError),
+    /// Started outside a Tokio runtime.
+    NoRuntime,
+}
+
+impl fmt::Display for TaskError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Unknown(id) => write!(f, "unknown task `{id}` (never created, or expired)"),
+            Self::Store(e) => e.fmt(f),
+            Self::NoRuntime => f.write_str("tasks run on a Tokio runtime; none is running"),
+        }
+    }
+}
+
+impl std::error::Error for TaskError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Self::Store(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+impl From<StoreError> for TaskError {
+    fn from(e: StoreError) -> Self {
+        Self::Store(e)
+    }
+}
+
+impl Tasks {
+    /// Tasks kept in `store`, with the default TTL and poll interval.
+    #[must_use]
+    pub fn new(store: impl TaskStore) -> Self {
+        Self::with_store(Arc::new(store))
+    }
+
+    /// Tasks kept in a shared store.
+    #[must_use]
+    pub fn with_store(store: Arc<dyn TaskStore>) -> Self {
+        Self {
+            inner: Arc::new(Inner {
+                store,
+                live: Mutex::new(HashMap::new()),
+                ttl: DEFAULT_TASK_TTL,
+                poll_interval: DEFAULT_POLL_INTERVAL,
+            }),
+        }
+    }
+
+    /// Sets the TTL and poll interval of tasks whose tool sets none (call before cloning).
+    #[must_use]
+    pub fn with_defaults(mut self, ttl: Duration, poll_interval: Duration) -> Self {
+        if let Some(inner) = Arc::get_mut(&mut self.inner) {
+            inner.ttl = ttl.min(MAX_TASK_TTL);
+            inner.poll_interval = poll_interval;
+        }
+        self
+    }
+
+    /// Starts `call` as a task of `tool` and returns its first record once the store holds it
+    /// (so a `tasks/get` from anywhere finds it). `call` gets `ctx` with the task's
+    /// cancellation, stream and deadline; `finish` turns its outcome into the record's.
+    ///
+    /// # Errors
+    /// [`TaskError::Store`] when the store is full or failing (the call is not started);
+    /// [`TaskError::NoRuntime`] outside Tokio.
+    pub async fn start<C>(
+        &self,
+        tool: &str,
+        settings: TaskSpec,
+        ctx: ToolContext,
+        call: C,
+        finish: Finish,
+    ) -> Result<TaskRecord, TaskError>
+    where
+        C: FnOnce(ToolContext) -> BoxFuture<'static, Result<ToolExecution, ToolFailure>>,
+    {
+        let tokio = tokio::runtime::Handle::try_current().map_err(|_| TaskError::NoRuntime)?;
+        let ttl = settings.ttl.unwrap_or(self.inner.ttl).min(MAX_TASK_TTL);
+        let poll = settings.poll_interval.unwrap_or(self.inner.poll_interval);
+        let id = HandleId::fresh();
+        let record = TaskRecord::working(id, tool, ttl, poll);
+        self.inner.store.create(record.clone()).await?;
+        let token = CancellationToken::new();
+        let (sink, chunks) = mpsc::channel(STREAM_CAPACITY);
+        let ctx = ctx
+            .with_cancellation(token.clone())
+            .with_stream(sink)
+            .with_deadline(Instant::now() + ttl);
+        let handle = Handle::detached(id, token);
+        let subscription = handle.subscribe();
+        self.live().insert(id, handle.clone());
+        handle.start(&tokio, chunks, call(ctx), || {});
+        let tasks = self.clone();
+        let first = record.clone();
+        tokio.spawn(async move { tasks.follow(handle, subscription, first, finish).await });
+        Ok(record)
+    }
+
+    /// Writes the handle's progress messages and then its outcome into the task's record.
+    async fn follow(
+        self,
+        handle: Handle,
+        mut subscription: crate::runtime::Subscription,
+        mut record: TaskRecord,
+        finish: Finish,
+    ) {
+        let every = record.poll_interval.max(MIN_STORE_CHECK);
+        let mut check = Instant::now() + every;
+        loop {
+            // `Subscription::next` loses nothing when dropped, so a timeout may cut it short.
+            let Ok(chunk) = tokio::time::timeout_at(check, subscription.next()).await else {
+                self.check_store(&handle).await;
+                check = Instant::now() + every;
+                continue;
+            };
+            let Some(chunk) = chunk else { break };
+            if let ToolStreamChunk::Progress {
+                message: Some(message),
+                ..
+            } = chunk
+                && record.status_message.as_deref() != Some(message.as_str())
+            {
+                record.status_message = Some(message);
+                record.updated_at = SystemTime::now();
+                // A store that fails now may work for the final write; progress is advisory.
+                let _ = self.inner.store.update(record.clone()).await;
+            }
+        }
+        // The subscription ends after the terminal chunk, so the outcome is sealed.
+        let outcome = handle.outcome().unwrap_or_else(|| {
+            Err(ToolFailure::internal(
+                "the task's call ended without an outcome",
+            ))
+        });
+        record.updated_at = SystemTime::now();
+        match outcome {
+            Err(failure) if failure.kind() == FailureKind::Cancelled => {
+                record.status = TaskStatus::Cancelled;
+            }
+            outcome => {
+                let outcome = finish(outcome);
+                record.status = match outcome {
+                    TaskOutcome::Result(_) => TaskStatus::Completed,
+                    TaskOutcome::Error(_) => TaskStatus::Failed,
+                };
+                record.outcome = Some(outcome);
+            }
+        }
+        let _ = self.inner.store.update(record).await;
+        self.live().remove(&handle.id());
+    }
+
+    /// Cancels the handle's call when its record says it should not run any more: cancelled
+    /// through another process sharing the store, or forgotten at its TTL.
+    async fn check_store(&self, handle: &Handle) {
+        match self.inner.store.get(handle.id()).await {
+            Ok(Some(record)) if !record.status.is_terminal() => {}
+            Ok(_) => handle.cancel(),
+            // The store is unreachable: keep running, the final write may succeed.
+            Err(_) => {}
+        }
+    }
+
+    /// The task's record.
+    ///
+    /// # Errors
+    /// [`TaskError::Unknown`] for an unknown or expired id (or one that is not a task id);
+    /// [`TaskError::Store`] when the store fails.
+    pub async fn get(&self, id: &str) -> Result<TaskRecord, TaskError> {
+        let unknown = || TaskError::Unknown(id.to_owned());
+        let key: TaskId = id.parse().map_err(|_| unknown())?;
+        self.inner.store.get(key).await?.ok_or_else(unknown)
+    }
+
+    /// Asks the task to stop (cooperatively: its call is cancelled, and its record becomes
+    /// `cancelled` once the call has stopped). A finished task is left as it is. A task
+    /// running in another process sharing the store is marked `cancelled` here, and that
+    /// process cancels its call when it next reads the record (within the poll interval).
+    ///
+    /// # Errors
+    /// As [`get`](Self::get).
+    pub async fn cancel(&self, id: &str) -> Result<(), TaskError> {
+        let mut record = self.get(id).await?;
+        if record.status.is_terminal() {
+            return Ok(());
+        }
+        let running = self.live().get(&record.id).cloned();
+        if let Some(handle) = running {
+            handle.cancel();
+            return Ok(());
+        }
+        // Its call runs nowhere here (another process's, or one that died): the record itself
+        // is what is left to cancel.
+        record.status = TaskStatus::Cancelled;
+        record.updated_at = SystemTime::now();
+        self.inner.store.update(record).await?;
+        Ok(())
+    }
+
+    /// The running call of a task this process started, while it runs.
+    #[must_use]
+    pub fn handle(&self, id: &str) -> Option<Handle> {
+        let key: TaskId = id.parse().ok()?;
+        self.live().get(&key).cloned()
+    }
+
+    fn live(&self) -> std::sync::MutexGuard<'_, HashMap<TaskId, Handle>> {
+        self.inner
+            .live
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+    }
+}

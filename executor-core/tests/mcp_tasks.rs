@@ -1,0 +1,516 @@
+//! MCP tasks (the `io.modelcontextprotocol/tasks` extension of 2026-07-28) on the wire: raw
+//! JSON-RPC over stdio and stateless HTTP, checked byte for byte where the answer is
+//! deterministic.
+#![cfg(feature = "mcp-http")]
+
+mod http_wire;
+mod stdio_support;
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use http_wire::{Body, Conn};
+use serde_json::{Value, json};
+use stdio_support::StdioClient;
+use tokio::net::TcpListener;
+use tokio::sync::Semaphore;
+use tokio_util::sync::CancellationToken;
+use tool_executor::mcp::{McpServer, McpServerConfig, McpToolExecutor};
+use tool_executor::prelude::*;
+use tool_executor::task::{MemoryTaskStore, Tasks};
+use tool_executor::{FailureKind, ToolStreamChunk};
+
+const WAIT: Duration = Duration::from_secs(10);
+const TASKS: &str = "io.modelcontextprotocol/tasks";
+
+/// Opened by a test when `gated` may finish.
+static GATE: Semaphore = Semaphore::const_new(0);
+
+/// Writes a report: says where it is, waits for the test to open the gate, then answers.
+#[tool(task = "required", ttl = "10m", poll = "20ms")]
+async fn report(title: String, ctx: &ToolContext) -> String {
+    ctx.progress(0.5, Some(format!("writing {title}"))).await;
+    GATE.acquire().await.expect("the gate stays open").forget();
+    format!("report: {title}")
+}
+
+/// Adds, as a task when the client asks for one.
+#[tool(task = "optional", poll = "20ms")]
+fn add(a: i64, b: i64) -> i64 {
+    a + b
+}
+
+/// Never ends unless cancelled.
+#[tool(task = "required", poll = "20ms")]
+async fn hang() -> String {
+    std::future::pending().await
+}
+
+/// Fails as a tool does: `isError` (a sync tool, run on the blocking pool).
+#[tool(task = "required", poll = "20ms")]
+fn refuse(why: String) -> Result<String, String> {
+    Err(why)
+}
+
+/// A task that lives 300 ms.
+#[tool(task = "required", ttl = "300ms", poll = "20ms")]
+async fn brief() -> String {
+    std::future::pending().await
+}
+
+/// Set when a `watched` call's future is dropped.
+static WATCHED_DROPPED: AtomicBool = AtomicBool::new(false);
+
+struct Watch;
+
+impl Drop for Watch {
+    fn drop(&mut self) {
+        WATCHED_DROPPED.store(true, Ordering::SeqCst);
+    }
+}
+
+/// Never ends unless cancelled; notes when it is.
+#[tool(task = "required", poll = "20ms")]
+async fn watched() -> String {
+    let _watch = Watch;
+    std::future::pending().await
+}
+
+/// Never a task.
+#[tool]
+fn plain() -> &'static str {
+    "plain"
+}
+
+fn server() -> McpServer {
+    tool_executor::mcp_server!(toolset![report, add, hang, refuse, brief, watched, plain])
+}
+
+/// The per-request `_meta` of 2026-07-28, declaring the tasks extension or not.
+fn meta(tasks: bool) -> Value {
+    let capabilities = if tasks {
+        json!({"extensions": {TASKS: {}}})
+    } else {
+        json!({})
+    };
+    json!({
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": capabilities,
+        "io.modelcontextprotocol/clientInfo": {"name": "tasks-test", "version": "1"}
+    })
+}
+
+/// A stdio client numbering its own requests.
+struct Wire {
+    client: StdioClient,
+    next_id: i64,
+}
+
+impl Wire {
+    fn start(server: McpServer) -> Self {
+        Self {
+            client: StdioClient::open(server),
+            next_id: 1,
+        }
+    }
+
+    async fn request(&mut self, method: &str, params: Value) -> Value {
+        self.next_id += 1;
+        self.client.request(self.next_id, method, params).await
+    }
+
+    async fn call(&mut self, tool: &str, arguments: Value, tasks: bool) -> Value {
+        let params = json!({"name": tool, "arguments": arguments, "_meta": meta(tasks)});
+        self.request("tools/call", params).await
+    }
+
+    async fn tasks(&mut self, method: &str, id: &str) -> Value {
+        self.request(method, json!({"taskId": id, "_meta": meta(true)}))
+            .await
+    }
+
+    /// `tasks/get` until the task's status is `status` (or the wait runs out).
+    async fn until(&mut self, id: &str, status: &str) -> Value {
+        tokio::time::timeout(WAIT, async {
+            loop {
+                let reply = self.tasks("tasks/get", id).await;
+                if reply["result"]["status"] == status {
+                    return reply["result"].clone();
+                }
+                tokio::time::sleep(Duration::from_millis(10)).await;
+            }
+        })
+        .await
+        .unwrap_or_else(|_| panic!("task {id} never became {status}"))
+    }
+}
+
+/// The task id of a `CreateTaskResult`, after checking its shape.
+fn created(reply: &Value, ttl_ms: u64, poll_ms: u64) -> String {
+    let result = &reply["result"];
+    assert_eq!(result["resultType"], "task", "{reply}");
+    assert_eq!(result["status"], "working", "{reply}");
+    assert_eq!(
+        (&result["ttlMs"], &result["pollIntervalMs"]),
+        (&json!(ttl_ms), &json!(poll_ms))
+    );
+    let id = result["taskId"].as_str().expect("a task id").to_owned();
+    assert!(
+        id.len() == 32 && id.bytes().all(|b| b.is_ascii_hexdigit()),
+        "128 random bits: {id}"
+    );
+    for key in ["createdAt", "lastUpdatedAt"] {
+        let at = result[key].as_str().unwrap();
+        assert!(
+            at.len() == 24 && at.ends_with('Z') && at.as_bytes()[10] == b'T',
+            "{at}"
+        );
+    }
+    id
+}
+
+#[tokio::test]
+async fn discover_advertises_the_extension() {
+    let mut wire = Wire::start(server());
+    let reply = wire
+        .request("server/discover", json!({"_meta": meta(false)}))
+        .await;
+    assert_eq!(
+        reply["result"]["capabilities"]["extensions"],
+        json!({TASKS: {}})
+    );
+}
+
+#[tokio::test]
+async fn a_server_without_task_tools_advertises_nothing_and_answers_minus_32601() {
+    let mut wire = Wire::start(tool_executor::mcp_server!(toolset![plain]));
+    let reply = wire
+        .request("server/discover", json!({"_meta": meta(false)}))
+        .await;
+    assert_eq!(
+        reply["result"]["capabilities"].get("extensions"),
+        None,
+        "{reply}"
+    );
+    let reply = wire.tasks("tasks/get", &"0".repeat(32)).await;
+    assert_eq!(reply["error"]["code"], -32601, "{reply}");
+}
+
+#[tokio::test]
+async fn a_required_task_tool_without_the_extension_is_minus_32021() {
+    let mut wire = Wire::start(server());
+    let reply = wire.call("report", json!({"title": "q3"}), false).await;
+    assert_eq!(
+        reply["error"],
+        json!({
+            "code": -32021,
+            "message": "Missing required client capability",
+            "data": {"requiredCapabilities": {"extensions": {TASKS: {}}}}
+        })
+    );
+}
+
+#[tokio::test]
+async fn a_task_reports_progress_as_its_status_message_then_completes() {
+    let mut wire = Wire::start(server());
+    let reply = wire.call("report", json!({"title": "q3"}), true).await;
+    let id = created(&reply, 600_000, 20);
+    // Durable before return: the very next request finds it.
+    let first = wire.tasks("tasks/get", &id).await;
+    assert_eq!(first["result"]["taskId"], id.as_str(), "{first}");
+    assert_eq!(first["result"]["resultType"], "complete");
+    let working = tokio::time::timeout(WAIT, async {
+        loop {
+            let reply = wire.tasks("tasks/get", &id).await;
+            if reply["result"]["statusMessage"] == "writing q3" {
+                return reply["result"].clone();
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+    })
+    .await
+    .expect("the progress message shows");
+    assert_eq!(working["status"], "working");
+    GATE.add_permits(1);
+    let done = wire.until(&id, "completed").await;
+    assert_eq!(
+        done["result"],
+        json!({
+            "content": [{"type": "text", "text": "report: q3"}],
+            "structuredContent": {"result": "report: q3"},
+            "isError": false,
+            "resultType": "complete"
+        })
+    );
+    assert_eq!(done["statusMessage"], "writing q3");
+}
+
+#[tokio::test]
+async fn an_optional_task_tool_is_a_task_only_when_asked() {
+    let mut wire = Wire::start(server());
+    let plain = wire.call("add", json!({"a": 2, "b": 40}), false).await;
+    assert_eq!(
+        plain["result"]["structuredContent"],
+        json!({"result": 42}),
+        "{plain}"
+    );
+    assert_eq!(plain["result"]["resultType"], "complete");
+    let reply = wire.call("add", json!({"a": 2, "b": 40}), true).await;
+    let id = created(&reply, 300_000, 20);
+    let done = wire.until(&id, "completed").await;
+    assert_eq!(done["result"]["structuredContent"], json!({"result": 42}));
+    // A tool that is never a task answers in its request even when the client asks.
+    let reply = wire.call("plain", json!({}), true).await;
+    assert_eq!(
+        reply["result"]["structuredContent"],
+        json!({"result": "plain"}),
+        "{reply}"
+    );
+}
+
+#[tokio::test]
+async fn cancel_stops_the_call_and_cancelled_is_final() {
+    let mut wire = Wire::start(server());
+    let id = created(&wire.call("hang", json!({}), true).await, 300_000, 20);
+    let ack = wire.tasks("tasks/cancel", &id).await;
+    assert_eq!(ack["result"], json!({"resultType": "complete"}), "{ack}");
+    let cancelled = wire.until(&id, "cancelled").await;
+    for key in ["result", "error", "inputRequests"] {
+        assert_eq!(cancelled.get(key), None, "{cancelled}");
+    }
+    let again = wire.tasks("tasks/cancel", &id).await;
+    assert_eq!(again["result"], json!({"resultType": "complete"}));
+    assert_eq!(
+        wire.tasks("tasks/get", &id).await["result"]["status"],
+        "cancelled"
+    );
+}
+
+#[tokio::test]
+async fn a_tool_error_is_completed_with_is_error() {
+    let mut wire = Wire::start(server());
+    let id = created(
+        &wire.call("refuse", json!({"why": "no data"}), true).await,
+        300_000,
+        20,
+    );
+    let done = wire.until(&id, "completed").await;
+    assert_eq!(done["result"]["isError"], true, "{done}");
+    assert_eq!(done["result"]["content"][0]["text"], "no data");
+}
+
+#[tokio::test]
+async fn unknown_ids_are_minus_32602_and_tasks_methods_need_the_extension() {
+    let mut wire = Wire::start(server());
+    for method in ["tasks/get", "tasks/cancel"] {
+        for id in ["0123456789abcdef0123456789abcdef", "not-a-task"] {
+            let reply = wire.tasks(method, id).await;
+            assert_eq!(reply["error"]["code"], -32602, "{method} {id}: {reply}");
+        }
+    }
+    let params = json!({"taskId": "not-a-task", "inputResponses": {}, "_meta": meta(true)});
+    let reply = wire.request("tasks/update", params).await;
+    assert_eq!(reply["error"]["code"], -32602, "{reply}");
+
+    let id = created(&wire.call("hang", json!({}), true).await, 300_000, 20);
+    let params = json!({"taskId": id, "_meta": meta(false)});
+    let reply = wire.request("tasks/get", params).await;
+    assert_eq!(reply["error"]["code"], -32021, "{reply}");
+    let params = json!({"taskId": id, "inputResponses": {"k": {}}, "_meta": meta(true)});
+    let reply = wire.request("tasks/update", params).await;
+    assert_eq!(
+        reply["result"],
+        json!({"resultType": "complete"}),
+        "{reply}"
+    );
+    wire.tasks("tasks/cancel", &id).await;
+}
+
+#[tokio::test]
+async fn a_task_past_its_ttl_is_forgotten() {
+    let mut wire = Wire::start(server());
+    let id = created(&wire.call("brief", json!({}), true).await, 300, 20);
+    let gone = tokio::time::timeout(WAIT, async {
+        loop {
+            let reply = wire.tasks("tasks/get", &id).await;
+            if reply.get("error").is_some() {
+                return reply;
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    })
+    .await
+    .expect("the task expires");
+    assert_eq!(gone["error"]["code"], -32602, "{gone}");
+}
+
+async fn serve_http(server: McpServer) -> (SocketAddr, CancellationToken) {
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let shutdown = CancellationToken::new();
+    tokio::spawn(
+        server
+            .with_stateless_http(true)
+            .serve_http_on(listener, shutdown.clone()),
+    );
+    (addr, shutdown)
+}
+
+/// One stateless 2026-07-28 POST on a connection of its own, with the routing headers.
+async fn post(addr: SocketAddr, method: &str, name: &str, params: Value) -> Value {
+    let body = json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params}).to_string();
+    let head = format!(
+        "POST /mcp HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\n\
+         Accept: application/json, text/event-stream\r\nMCP-Protocol-Version: 2026-07-28\r\n\
+         Mcp-Method: {method}\r\nMcp-Name: {name}\r\n"
+    );
+    let response = Conn::connect(addr)
+        .await
+        .send(&head, Body::Length(body.as_bytes()))
+        .await
+        .unwrap();
+    assert_eq!(response.status, 200, "{response:?}");
+    response.json()
+}
+
+async fn get_until(addr: SocketAddr, id: &str, status: &str) -> Value {
+    tokio::time::timeout(WAIT, async {
+        loop {
+            let params = json!({"taskId": id, "_meta": meta(true)});
+            let reply = post(addr, "tasks/get", id, params).await;
+            if reply["result"]["status"] == status {
+                return reply["result"].clone();
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+    })
+    .await
+    .unwrap_or_else(|_| panic!("task {id} never became {status}"))
+}
+
+#[tokio::test]
+async fn over_stateless_http_a_task_outlives_its_request() {
+    let (addr, shutdown) = serve_http(server()).await;
+    let params = json!({"name": "add", "arguments": {"a": 1, "b": 2}, "_meta": meta(true)});
+    let id = created(&post(addr, "tools/call", "add", params).await, 300_000, 20);
+    let done = get_until(addr, &id, "completed").await;
+    assert_eq!(done["result"]["structuredContent"], json!({"result": 3}));
+
+    let params = json!({"name": "hang", "arguments": {}, "_meta": meta(true)});
+    let id = created(&post(addr, "tools/call", "hang", params).await, 300_000, 20);
+    let params = json!({"taskId": id, "_meta": meta(true)});
+    let ack = post(addr, "tasks/cancel", &id, params).await;
+    assert_eq!(ack["result"], json!({"resultType": "complete"}), "{ack}");
+    get_until(addr, &id, "cancelled").await;
+    shutdown.cancel();
+}
+
+#[tokio::test]
+async fn two_replicas_on_one_store_read_and_cancel_each_others_tasks() {
+    let store: Arc<MemoryTaskStore> = Arc::new(MemoryTaskStore::default());
+    let replica = |store: &Arc<MemoryTaskStore>| {
+        server().with_tasks(Tasks::with_store(Arc::clone(store) as _))
+    };
+    let (one, stop_one) = serve_http(replica(&store)).await;
+    let (two, stop_two) = serve_http(replica(&store)).await;
+    let params = json!({"name": "add", "arguments": {"a": 20, "b": 22}, "_meta": meta(true)});
+    let id = created(&post(one, "tools/call", "add", params).await, 300_000, 20);
+    let done = get_until(two, &id, "completed").await;
+    assert_eq!(done["result"]["structuredContent"], json!({"result": 42}));
+
+    // Cancelled through the other replica: marked there, and the replica running it stops the
+    // call when it next reads the record (its record stays cancelled).
+    let params = json!({"name": "hang", "arguments": {}, "_meta": meta(true)});
+    let id = created(&post(one, "tools/call", "hang", params).await, 300_000, 20);
+    let params = json!({"taskId": id, "_meta": meta(true)});
+    post(two, "tasks/cancel", &id, params).await;
+    get_until(one, &id, "cancelled").await;
+    stop_one.cancel();
+    stop_two.cancel();
+}
+
+/// Our client on `server` over streamable HTTP (stateful, or stateless).
+async fn client(stateless: bool) -> (McpToolExecutor, CancellationToken) {
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}/mcp", listener.local_addr().unwrap());
+    let shutdown = CancellationToken::new();
+    let server = server().with_stateless_http(stateless);
+    tokio::spawn(server.serve_http_on(listener, shutdown.clone()));
+    let config = McpServerConfig::http("tasks", url);
+    let executor = tokio::time::timeout(WAIT, McpToolExecutor::connect(config))
+        .await
+        .unwrap()
+        .unwrap();
+    (executor, shutdown)
+}
+
+#[tokio::test]
+async fn our_client_follows_a_task_and_returns_its_result_as_a_plain_call_would() {
+    for stateless in [false, true] {
+        let (executor, shutdown) = client(stateless).await;
+        // `add` is a task only because our client declares the extension.
+        let sum = executor.execute("add", &json!({"a": 2, "b": 40})).await;
+        assert_eq!(sum.unwrap(), json!(42), "stateless: {stateless}");
+
+        let mut rx = executor
+            .execute_stream("report", &json!({"title": "q4"}), "r-1")
+            .await
+            .unwrap();
+        let mut chunks = Vec::new();
+        loop {
+            let chunk = tokio::time::timeout(WAIT, rx.recv())
+                .await
+                .expect("the stream goes on")
+                .expect("the stream ends with a terminal chunk");
+            if matches!(&chunk, ToolStreamChunk::Progress { message: Some(m), .. } if m == "writing q4")
+            {
+                GATE.add_permits(1);
+            }
+            let last = chunk.is_terminal();
+            chunks.push(chunk);
+            if last {
+                break;
+            }
+        }
+        assert_eq!(
+            chunks.last(),
+            Some(&ToolStreamChunk::Done {
+                result: Some(json!("report: q4"))
+            }),
+            "{chunks:?}"
+        );
+        let messages: Vec<_> = chunks
+            .iter()
+            .filter_map(|c| match c {
+                ToolStreamChunk::Progress { message, .. } => message.as_deref(),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(messages, ["writing q4"], "each status message once");
+
+        // A tool error comes back as the plain call's failure would.
+        let refused = executor.execute("refuse", &json!({"why": "no data"})).await;
+        assert!(refused.unwrap_err().contains("no data"));
+        shutdown.cancel();
+    }
+}
+
+#[tokio::test]
+async fn a_call_our_client_stops_waiting_for_cancels_its_task() {
+    let (executor, shutdown) = client(true).await;
+    let ctx = ToolContext::new().with_timeout(Duration::from_millis(200));
+    let outcome = executor
+        .execute_with_context("watched", &json!({}), ctx)
+        .await;
+    assert_eq!(outcome.unwrap_err().kind(), FailureKind::Timeout);
+    tokio::time::timeout(WAIT, async {
+        while !WATCHED_DROPPED.load(Ordering::SeqCst) {
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+    })
+    .await
+    .expect("tasks/cancel reached the server, which dropped the call");
+    shutdown.cancel();
+}

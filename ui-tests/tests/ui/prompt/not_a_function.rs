@@ -1,0 +1,7 @@
+use tool_executor::prelude::*;
+
+/// A prompt is a function, not a struct.
+#[prompt]
+struct Greeting;
+
+fn main() {}

@@ -1,0 +1,9 @@
+use tool_executor::prelude::*;
+
+/// A note.
+#[resource(template = "notes://{user}/{id}")]
+fn note(id: String) -> String {
+    id
+}
+
+fn main() {}
