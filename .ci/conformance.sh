@@ -3,8 +3,6 @@
 # conformance-setup.sh) against `examples/conformance_server` on streamable HTTP: the whole
 # active server suite, every fixture declared with our macros. Fails on any failed check.
 #
-# The three elicitation scenarios need `ctx.elicit` (issue 24); until it lands they run in the
-# same pass and are reported, not required. When it lands, empty `pending_elicitation`.
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -13,7 +11,8 @@ root=$PWD
 source .ci/conformance-setup.sh
 target="${CARGO_TARGET_DIR:-$root/target}"
 
-pending_elicitation=(tools-call-elicitation elicitation-sep1034-defaults elicitation-sep1330-enums)
+# Scenarios allowed to fail (none: the elicitation fixtures landed with issue 24).
+pending_elicitation=()
 # The active server suite of 0.1.16 has 30 scenarios; a different count means the pin moved or
 # the run broke early, and is a failure too.
 expected_scenarios=30

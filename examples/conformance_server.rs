@@ -1,7 +1,7 @@
 //! Every fixture of the official MCP conformance suite (`@modelcontextprotocol/conformance`
 //! 0.1.16, its server scenarios), declared with this crate's macros and public API only:
 //! tools with text, image, audio, embedded-resource and mixed results, logging, progress,
-//! errors and sampling; prompts; resources and a template; completion; subscriptions.
+//! errors, sampling and elicitation (a form, SEP-1034 defaults, SEP-1330 choices); prompts; resources and a template; completion; subscriptions.
 //! `.ci/conformance.sh` runs the suite against it.
 //!
 //! ```text
@@ -13,8 +13,11 @@
 use std::net::SocketAddr;
 use std::time::Duration;
 
+use std::fmt::Debug;
+
 use tool_executor::McpServer;
 use tool_executor::catalog::{Catalog, PromptMessage};
+use tool_executor::elicit::{Answer, Form};
 use tool_executor::mcp::ClientModel;
 use tool_executor::prelude::*;
 use tool_executor::tool::{Audio, Content, EmbeddedResource, Image, LogLevel, ResourceContents};
@@ -109,6 +112,146 @@ async fn test_sampling(
     let model = ctx.require_extension::<ClientModel>()?;
     let answer = model.ask(prompt, 100).await?;
     Ok(format!("LLM response: {answer}"))
+}
+
+// ---- elicitation ----
+
+/// What `test_elicitation` asks.
+#[derive(Form, Debug)]
+#[allow(dead_code)] // read only through `Debug`, in the result text
+struct UserInfo {
+    /// User's response
+    username: String,
+    /// User's email address
+    email: String,
+}
+
+/// The suite's result text: `Elicitation completed: action=…, content={…}`.
+fn completed<T: Debug>(answer: &Answer<T>) -> String {
+    match answer {
+        Answer::Accepted(content) => {
+            format!("Elicitation completed: action=accept, content={content:?}")
+        }
+        Answer::Declined => "Elicitation completed: action=decline, content={}".to_owned(),
+        Answer::Cancelled => "Elicitation completed: action=cancel, content={}".to_owned(),
+    }
+}
+
+/// Asks the user for their name and email.
+#[tool]
+async fn test_elicitation(
+    /// The message to show the user.
+    message: String,
+    ctx: &ToolContext,
+) -> Result<String, ToolFailure> {
+    Ok(completed(&ctx.elicit::<UserInfo>(message).await?))
+}
+
+/// A status, written as a plain `enum` (SEP-1034's enum default).
+#[derive(Form, Debug)]
+#[form(untitled)]
+enum Status {
+    #[form(value = "active")]
+    Active,
+    #[form(value = "inactive")]
+    Inactive,
+    #[form(value = "pending")]
+    Pending,
+}
+
+/// Every primitive with a default (SEP-1034).
+#[derive(Form, Debug)]
+#[allow(dead_code)] // read only through `Debug`, in the result text
+struct Defaults {
+    #[form(default = "John Doe")]
+    name: String,
+    #[form(default = 30)]
+    age: i64,
+    #[form(default = 95.5)]
+    score: f64,
+    #[form(default = Status::Active)]
+    status: Status,
+    #[form(default = true)]
+    verified: bool,
+}
+
+/// Asks for a form whose every field has a default (SEP-1034).
+#[tool]
+async fn test_elicitation_sep1034_defaults(ctx: &ToolContext) -> Result<String, ToolFailure> {
+    let answer = ctx
+        .elicit::<Defaults>("Please review your information")
+        .await?;
+    Ok(completed(&answer))
+}
+
+/// Untitled choices: a plain `enum`.
+#[derive(Form, Debug)]
+#[form(untitled)]
+enum Untitled {
+    #[form(value = "option1")]
+    One,
+    #[form(value = "option2")]
+    Two,
+    #[form(value = "option3")]
+    Three,
+}
+
+/// Titled choices (`oneOf` of `{const, title}`).
+#[derive(Form, Debug)]
+enum TitledOption {
+    #[form(value = "value1", title = "First Option")]
+    One,
+    #[form(value = "value2", title = "Second Option")]
+    Two,
+    #[form(value = "value3", title = "Third Option")]
+    Three,
+}
+
+/// Legacy titled choices (`enum` with `enumNames`).
+#[derive(Form, Debug)]
+#[form(enum_names)]
+enum Legacy {
+    #[form(value = "opt1", title = "Option One")]
+    One,
+    #[form(value = "opt2", title = "Option Two")]
+    Two,
+    #[form(value = "opt3", title = "Option Three")]
+    Three,
+}
+
+/// Titled choices for the multi-select (`anyOf` of `{const, title}`).
+#[derive(Form, Debug)]
+enum TitledChoice {
+    #[form(value = "value1", title = "First Choice")]
+    One,
+    #[form(value = "value2", title = "Second Choice")]
+    Two,
+    #[form(value = "value3", title = "Third Choice")]
+    Three,
+}
+
+/// SEP-1330's five ways of writing choices.
+#[derive(Form, Debug)]
+#[allow(clippy::struct_field_names)] // the suite's names
+#[allow(dead_code)] // read only through `Debug`, in the result text
+struct Choices {
+    #[form(rename = "untitledSingle")]
+    untitled_single: Untitled,
+    #[form(rename = "titledSingle")]
+    titled_single: TitledOption,
+    #[form(rename = "legacyEnum")]
+    legacy_enum: Legacy,
+    #[form(rename = "untitledMulti")]
+    untitled_multi: Vec<Untitled>,
+    #[form(rename = "titledMulti")]
+    titled_multi: Vec<TitledChoice>,
+}
+
+/// Asks for one of each kind of choice (SEP-1330).
+#[tool]
+async fn test_elicitation_sep1330_enums(ctx: &ToolContext) -> Result<String, ToolFailure> {
+    let answer = ctx.elicit::<Choices>("Please select your options").await?;
+    Ok(completed(&answer))
 }
 
 // ---- prompts ----
@@ -225,6 +368,9 @@ fn server() -> McpServer {
         test_tool_with_progress,
         test_error_handling,
         test_sampling,
+        test_elicitation,
+        test_elicitation_sep1034_defaults,
+        test_elicitation_sep1330_enums,
     ];
     let catalog: Catalog = catalog![
         test_simple_prompt,
