@@ -246,3 +246,32 @@ async fn a_client_without_elicitation_gets_a_failure_not_a_question() {
         "{answer}"
     );
 }
+
+/// Before 2026-07-28 a stateless server has no session to send `elicitation/create` on: the
+/// question fails at once, with the reason, instead of waiting.
+#[tokio::test]
+async fn a_legacy_call_on_a_stateless_server_fails_at_once() {
+    let (a, _stop) = replica(keys()).await;
+    let body = json!({ "jsonrpc": "2.0", "id": 1, "method": "tools/call",
+        "params": { "name": "delete_note", "arguments": { "id": 9 } } })
+    .to_string();
+    let head = format!(
+        "POST /mcp HTTP/1.1\r\nHost: {a}\r\nContent-Type: application/json\r\n\
+         Accept: application/json, text/event-stream\r\nMCP-Protocol-Version: 2025-11-25\r\n"
+    );
+    let response = tokio::time::timeout(
+        http_wire::WAIT,
+        Conn::connect(a)
+            .await
+            .send(&head, Body::Length(body.as_bytes())),
+    )
+    .await
+    .expect("an answer, not a wait")
+    .unwrap();
+    let answer = response.json();
+    assert_eq!(answer["result"]["isError"], true, "{answer}");
+    assert!(
+        text_of(&answer).contains("no session to send `elicitation/create` on"),
+        "{answer}"
+    );
+}
