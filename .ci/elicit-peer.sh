@@ -73,18 +73,12 @@ say "stateless HTTP, 2026-07-28"
 start 2 --stateless
 timeout 120 "$python" "$client" http "$url_2" 2026-07-28
 
-[ -x /usr/sbin/nginx ] || {
+if [ ! -x /usr/sbin/nginx ]; then
     say "installing nginx"
-    own_policy=""
-    if [ ! -e /usr/sbin/policy-rc.d ]; then
-        printf '#!/bin/sh\nexit 101\n' > /usr/sbin/policy-rc.d
-        chmod +x /usr/sbin/policy-rc.d
-        own_policy=1
-    fi
-    timeout 300 apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive timeout 600 apt-get install -y -qq --no-install-recommends nginx >/dev/null
-    [ -z "$own_policy" ] || rm -f /usr/sbin/policy-rc.d
-}
+    # shellcheck source=apt-install.sh
+    source .ci/apt-install.sh
+    apt_install nginx
+fi
 
 say "two stateless replicas behind nginx, 2026-07-28"
 start 3 --stateless
