@@ -10,7 +10,9 @@
 #      server (tests/peers/a2a/py_agent.py, the `--ignored` tests in a2a_python_fixture.rs);
 #   3. the round trip our tools -> ToolAgent -> A2aToolExecutor -> McpServer -> the official MCP
 #      Python client, against the same tools served straight over MCP (examples/bridges.rs,
-#      tests/peers/a2a/mcp_round_trip.py).
+#      tests/peers/a2a/mcp_round_trip.py);
+#   4. one W3C trace the official MCP Python client starts, through our MCP server and an
+#      A2aToolExecutor hop to the tool (`bridges --traced`, tests/peers/a2a/trace_round_trip.py).
 #
 # Fails loudly on any mismatch; the agents are killed by PID on exit whatever happens.
 #
@@ -126,7 +128,12 @@ echo "a2a-peer: our tools through A2A and MCP to the official MCP Python client"
 timeout 180 "$mcp_venv/bin/python" tests/peers/a2a/mcp_round_trip.py "$bridges_bin" \
     | tee "$logs/round-trip.log" || fail $?
 
+echo "a2a-peer: a trace the official MCP Python client starts, through MCP and A2A to the tool"
+timeout 120 "$mcp_venv/bin/python" tests/peers/a2a/trace_round_trip.py "$bridges_bin" \
+    | tee "$logs/trace.log" || fail $?
+
 echo "a2a-peer: passed in $(($(date +%s) - started)) s (venvs, builds, agents and checks)"
 # The summaries last, where CI reads them.
 tail -n 1 "$logs/peer.log"
 tail -n 1 "$logs/round-trip.log"
+tail -n 1 "$logs/trace.log"

@@ -5,7 +5,13 @@
 //! cargo run -p examples --example bridges                  # the quickstart tools: ToolAgent → A2A → MCP
 //! cargo run -p examples --example bridges -- --agent URL   # any A2A agent's skills over MCP
 //! cargo run -p examples --example bridges -- --direct      # the quickstart tools straight over MCP
+//! cargo run -p examples --example bridges -- --traced      # `whose_trace` through A2A, over MCP
 //! ```
+//!
+//! `--traced` serves one tool, `whose_trace`, through the same A2A hop: it answers with the W3C
+//! trace context it sees, so a client that sends `_meta.traceparent` can check that its trace
+//! id crossed both hops with a new parent (`.ci/a2a-peer.sh` does, with the official Python
+//! client).
 //!
 //! Without `--agent` it serves the quickstart's tools as an A2A agent on a free loopback port
 //! (as `examples/a2a_agent --agent tools` does), connects to it with `A2aToolExecutor`, and
@@ -21,7 +27,22 @@ use tool_executor::agent::{A2aToolExecutor, AgentServer, RunningAgent, ToolAgent
 #[allow(dead_code)] // the tour's `main` and helpers are not used here
 mod quickstart;
 
-const USAGE: &str = "usage: bridges [--agent URL | --direct]";
+const USAGE: &str = "usage: bridges [--agent URL | --direct | --traced]";
+
+/// The W3C trace this call belongs to, as the tool sees it: trace id, parent span, state and
+/// baggage (`null` without one).
+#[tool_executor::tool(read_only)]
+fn whose_trace(ctx: &tool_executor::ToolContext) -> serde_json::Value {
+    ctx.extension::<tool_executor::tool::TraceContext>()
+        .map_or(serde_json::Value::Null, |trace| {
+            serde_json::json!({
+                "trace_id": trace.trace_id(),
+                "parent_id": trace.parent_id(),
+                "tracestate": trace.tracestate(),
+                "baggage": trace.baggage(),
+            })
+        })
+}
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -32,8 +53,12 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let server = match args.as_slice() {
         ["--direct"] => McpServer::new(quickstart::tools()?),
         ["--agent", url] => McpServer::new(A2aToolExecutor::connect(*url).await?),
-        [] => {
-            let agent = ToolAgent::new(quickstart::tools()?).with_name("Quickstart tools");
+        [] | ["--traced"] => {
+            let agent = if args.is_empty() {
+                ToolAgent::new(quickstart::tools()?).with_name("Quickstart tools")
+            } else {
+                ToolAgent::new(tool_executor::toolset![whose_trace]).with_name("Traced")
+            };
             let agent = AgentServer::bind("127.0.0.1:0", agent).await?.spawn();
             let tools = A2aToolExecutor::connect(agent.url()).await?;
             // stdout is the MCP channel: say where the agent is on stderr.

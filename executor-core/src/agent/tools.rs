@@ -227,10 +227,19 @@ impl ToolAgent {
     /// allow-listed headers.
     fn call_extensions(&self, ctx: &RequestContext) -> Extensions {
         let mut extensions = Extensions::new();
-        // The caller's W3C trace (the server crate has checked its `traceparent`).
+        // The caller's W3C trace (the server crate has checked its `traceparent` and applied
+        // its inbound policy). The server crate names a span of its own as the parent, which
+        // no exporter has: when the trace is the caller's, the caller's span is the parent.
         if let Some(trace) = ctx.trace_context()
             && let Some(mut ours) = crate::tool::TraceContext::parse(&trace.traceparent())
         {
+            if let Some(sent) = ctx
+                .http_header("traceparent")
+                .and_then(crate::tool::TraceContext::parse)
+                .filter(|sent| sent.trace_id() == ours.trace_id())
+            {
+                ours = sent;
+            }
             if let Some(state) = trace.tracestate() {
                 ours = ours.with_tracestate(state);
             }
@@ -332,6 +341,11 @@ impl ToolAgent {
         // the tool's first event, which for a quiet tool is its end.
         emit.status(TaskState::Working, None).await?;
         let (tx, mut rx) = mpsc::channel(STREAM_CAPACITY);
+        #[cfg(feature = "tracing")]
+        let span =
+            crate::tool::span::a2a_tool(&tool, extensions.get::<crate::tool::TraceContext>());
+        #[cfg(feature = "tracing")]
+        extensions.insert(crate::tool::span::CallSpan(span.clone()));
         let tool_ctx = ToolContext::new()
             .with_attempt(attempt)
             .with_idempotency_key(key.unwrap_or_else(|| idempotency_key(&ctx.message)))
@@ -340,7 +354,10 @@ impl ToolAgent {
             .with_cancellation(ctx.cancellation_token.clone())
             .with_extensions(extensions)
             .with_stream(tx);
-        let mut work = pin!(self.tools.execute_with_context(&tool, &arguments, tool_ctx));
+        let work = self.tools.execute_with_context(&tool, &arguments, tool_ctx);
+        #[cfg(feature = "tracing")]
+        let work = tracing::Instrument::instrument(work, span.clone());
+        let mut work = pin!(work);
         let outcome = loop {
             tokio::select! {
                 biased;
@@ -350,6 +367,10 @@ impl ToolAgent {
         };
         while let Ok(chunk) = rx.try_recv() {
             forward(&emit, chunk).await?;
+        }
+        #[cfg(feature = "tracing")]
+        if let Err(failure) = &outcome {
+            crate::tool::span::failed(&span, failure.code(), None);
         }
         match outcome {
             Ok(execution) => {

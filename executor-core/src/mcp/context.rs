@@ -87,6 +87,51 @@ pub(super) fn principal_of(
         .cloned()
 }
 
+/// The span of a `tools/call` this server answers (feature `tracing`): the OpenTelemetry MCP
+/// conventions' name and attributes, joined to the trace the request's `_meta` carries.
+#[cfg(feature = "tracing")]
+pub(super) fn call_span(
+    tool: &str,
+    context: &RequestContext<RoleServer>,
+    session: Option<&str>,
+) -> tracing::Span {
+    use crate::tool::span::{Kind, mcp};
+    let trace = trace_of(&context.meta.0.0);
+    let span = mcp(Kind::Server, "tools/call", Some(tool), None, trace.as_ref());
+    span.record("jsonrpc.request.id", context.id.to_string());
+    if let Some(session) = session {
+        span.record("mcp.session.id", session);
+    }
+    if let Some(version) = context.protocol_version() {
+        span.record("mcp.protocol.version", version.to_string());
+    }
+    #[cfg(feature = "mcp-http")]
+    let over_http = context.extensions.get::<http::request::Parts>().is_some();
+    #[cfg(not(feature = "mcp-http"))]
+    let over_http = false;
+    span.record("network.transport", if over_http { "tcp" } else { "pipe" });
+    span
+}
+
+/// Records how a `tools/call` ended on its span: a JSON-RPC error's code, or `tool_error`
+/// for a result with `isError`.
+#[cfg(feature = "tracing")]
+pub(super) fn record_call(
+    span: &tracing::Span,
+    answer: &Result<rmcp::model::CallToolResponse, rmcp::model::ErrorData>,
+) {
+    use rmcp::model::CallToolResponse;
+    match answer {
+        Err(error) => {
+            crate::tool::span::failed(span, &error.code.0.to_string(), Some(error.code.0));
+        }
+        Ok(CallToolResponse::Complete(result)) if result.is_error == Some(true) => {
+            crate::tool::span::failed(span, "tool_error", None);
+        }
+        Ok(_) => {}
+    }
+}
+
 /// The W3C trace a request's `_meta` carries (SEP-414: `traceparent`, `tracestate`,
 /// `baggage`), if its `traceparent` is valid.
 fn trace_of(meta: &JsonObject) -> Option<TraceContext> {
@@ -100,9 +145,11 @@ fn trace_of(meta: &JsonObject) -> Option<TraceContext> {
     Some(trace)
 }
 
-/// `_meta` keys that carry `trace` to the next hop, as a child of this one (SEP-414).
-pub(super) fn propagate(trace: &TraceContext, meta: &mut JsonObject) {
-    let child = trace.child();
+/// `_meta` keys that carry `child`, this hop's trace context, to the next hop (SEP-414).
+pub(super) fn propagate(child: Option<TraceContext>, meta: &mut JsonObject) {
+    let Some(child) = child else {
+        return;
+    };
     meta.insert("traceparent".into(), child.traceparent().into());
     if let Some(state) = child.tracestate() {
         meta.insert("tracestate".into(), state.into());

@@ -85,7 +85,7 @@ pub struct McpServer {
 
 pub(crate) struct Inner {
     executor: Arc<dyn ToolExecutor>,
-    info: Implementation,
+    pub(crate) info: Implementation,
     instructions: Option<String>,
     pub(crate) max_request_bytes: usize,
     pub(crate) max_pending_output: usize,
@@ -578,6 +578,11 @@ impl McpServer {
             ctx = ctx.with_session_id(session);
         }
         ctx = self.inner.context.attach(ctx, &context);
+        // The span `call_tool` runs this in: the parent of the calls the tool makes.
+        #[cfg(feature = "tracing")]
+        {
+            ctx = ctx.with_extension(crate::tool::span::CallSpan(tracing::Span::current()));
+        }
         // A tool that may run as a task, for a client that asked for tasks (`mcp/tasks.rs`).
         if let Some(tasks) = &self.inner.tasks
             && let super::tasks::Mode::Task(settings) = self.task_mode(&request.name, &context)?
@@ -599,15 +604,11 @@ impl McpServer {
             },
             &context,
         )?;
-        ctx = super::elicit::attach(
-            ctx,
-            &context,
-            self.inner.stateless_http,
-            #[cfg(feature = "request-state")]
-            round.as_ref().map(super::mrtr::Round::asker),
-            #[cfg(not(feature = "request-state"))]
-            None,
-        );
+        #[cfg(feature = "request-state")]
+        let asker = round.as_ref().map(super::mrtr::Round::asker);
+        #[cfg(not(feature = "request-state"))]
+        let asker = None;
+        ctx = super::elicit::attach(ctx, &context, self.inner.stateless_http, asker);
         // Dropped when the call is done: what tells the forwarder to stop waiting for chunks.
         let mut done = None;
         let forwarder = context.meta.get_progress_token().map(|token| {
@@ -648,7 +649,7 @@ impl McpServer {
         let outcome = match &round {
             Some(round) => match round.run(run).await {
                 Ok(outcome) => outcome,
-                Err(asked) => return asked.map(Into::into),
+                Err(question) => return question.map(Into::into),
             },
             None => run.await,
         };
@@ -734,12 +735,11 @@ impl ServerHandler for McpServer {
         #[cfg(all(feature = "mcp-http", feature = "oauth"))]
         if let Some(principal) = super::context::principal_of(&context) {
             let tools = self.listing_for(&context, |spec| spec.missing_scope(&principal).is_none());
-            return Ok(ListToolsResult::with_all_items(tools));
+            return Ok(self.offer().cache(ListToolsResult::with_all_items(tools)));
         }
         // rmcp's result owns its `Tool`s; the schemas inside are shared `Arc`s.
-        Ok(ListToolsResult::with_all_items(
-            self.listing_for(&context, |_| true),
-        ))
+        let tools = self.listing_for(&context, |_| true);
+        Ok(self.offer().cache(ListToolsResult::with_all_items(tools)))
     }
 
     async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
@@ -801,6 +801,17 @@ impl ServerHandler for McpServer {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
+        // One span per call, by the OpenTelemetry MCP conventions (`mcp/context.rs`).
+        #[cfg(feature = "tracing")]
+        {
+            let session = self.session_of(&context);
+            let span = super::context::call_span(&request.name, &context, session.as_deref());
+            let answer =
+                tracing::Instrument::instrument(self.call(request, context), span.clone()).await;
+            super::context::record_call(&span, &answer);
+            answer
+        }
+        #[cfg(not(feature = "tracing"))]
         self.call(request, context).await
     }
 

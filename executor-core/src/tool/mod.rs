@@ -10,6 +10,7 @@
 //! | `log.rs` | [`LogLevel`], [`LogSink`], [`Logger`]: what [`ToolContext::log`] sends through |
 //! | `context.rs` | [`ToolContext`] and [`ChunkDropped`] |
 //! | `trace_context.rs` | [`TraceContext`]: the W3C trace a call carries from hop to hop |
+//! | `span.rs` | spans for requests served and sent (feature `tracing`), named by the OpenTelemetry MCP and `GenAI` conventions |
 //! | `extensions.rs` | [`Extensions`]: typed values a transport attaches to a call; [`RequestHeaders`] |
 //! | `call/` | the call path: argument decoding, the panic boundary, deadlines and cancellation, sync tools on the blocking pool and their bound ([`set_max_blocking_bodies`]) |
 //! | `fn_tool.rs` | [`Tool`] (what `#[tool]` implements) and the tool-as-a-value entry |
@@ -31,6 +32,8 @@ pub(crate) mod listing;
 pub(crate) mod log;
 pub(crate) mod route;
 pub(crate) mod set;
+#[cfg(feature = "tracing")]
+pub(crate) mod span;
 pub(crate) mod spec;
 pub(crate) mod stream;
 pub(crate) mod stream_task;
@@ -41,7 +44,7 @@ pub use call::{
     max_blocking_bodies, set_max_blocking_bodies,
 };
 pub use content::{
-    Annotations, Audio, CONTENT_SCHEMA_KEY, Content, EmbeddedResource, Image, Media,
+    Annotations, Audio, CONTENT_SCHEMA_KEY, Content, EmbeddedResource, Icon, Image, Media,
     ResourceContents, ResourceLink, Role, Text,
 };
 pub use context::{ChunkDropped, ToolContext};

@@ -110,7 +110,81 @@ impl TraceContext {
             ..self.clone()
         }
     }
+
+    /// What a call out of `ctx` sends: with feature `otel`, the context of the span the call
+    /// runs in (the server's span for it, else the current one), in the caller's trace or
+    /// starting one; without it, a child of the trace the call came with.
+    #[must_use]
+    #[cfg_attr(not(any(feature = "mcp", feature = "a2a-client")), allow(dead_code))]
+    pub(crate) fn outgoing(ctx: &super::context::ToolContext) -> Option<Self> {
+        let incoming = ctx.extension::<Self>();
+        #[cfg(feature = "otel")]
+        {
+            let current = tracing::Span::current();
+            let span = ctx.extension::<CallSpan>().map_or(&current, |call| &call.0);
+            if let Some(ours) = Self::from_span(span, incoming) {
+                return Some(ours);
+            }
+        }
+        incoming.map(Self::child)
+    }
 }
+
+#[cfg(feature = "otel")]
+impl TraceContext {
+    /// `span`'s OpenTelemetry context, when an OpenTelemetry layer gave it one, carrying
+    /// `incoming`'s state and baggage when it is in the same trace.
+    #[cfg_attr(not(any(feature = "mcp", feature = "a2a-client")), allow(dead_code))]
+    pub(crate) fn from_span(span: &tracing::Span, incoming: Option<&Self>) -> Option<Self> {
+        use opentelemetry::trace::TraceContextExt as _;
+        use tracing_opentelemetry::OpenTelemetrySpanExt as _;
+        let context = span.context();
+        let otel = context.span();
+        let ours = otel.span_context();
+        if !ours.is_valid() {
+            return None;
+        }
+        let trace_id = ours.trace_id().to_string();
+        let same = incoming.filter(|t| t.trace_id == trace_id);
+        Some(Self {
+            trace_id,
+            parent_id: ours.span_id().to_string(),
+            flags: format!("{:02x}", ours.trace_flags().to_u8()),
+            tracestate: same
+                .and_then(|t| t.tracestate.clone())
+                .or_else(|| Some(ours.trace_state().header()).filter(|s| !s.is_empty())),
+            baggage: same.and_then(|t| t.baggage.clone()),
+        })
+    }
+
+    /// This context as OpenTelemetry's remote span context.
+    pub(crate) fn span_context(&self) -> Option<opentelemetry::trace::SpanContext> {
+        use opentelemetry::trace::{SpanContext, SpanId, TraceFlags, TraceId, TraceState};
+        let trace_id = TraceId::from_hex(&self.trace_id).ok()?;
+        let span_id = SpanId::from_hex(&self.parent_id).ok()?;
+        let flags = u8::from_str_radix(&self.flags, 16).ok()?;
+        let state = self
+            .tracestate
+            .as_deref()
+            .and_then(|s| s.parse::<TraceState>().ok())
+            .unwrap_or_default();
+        Some(SpanContext::new(
+            trace_id,
+            span_id,
+            TraceFlags::new(flags),
+            true,
+            state,
+        ))
+    }
+}
+
+/// The span a served call runs in (feature `tracing`), as a
+/// [`ToolContext`](super::context::ToolContext) extension: the parent of the spans and trace
+/// contexts of the calls it makes, whatever task its future runs on.
+#[cfg(feature = "tracing")]
+#[derive(Debug, Clone)]
+#[cfg_attr(not(any(feature = "otel", feature = "mcp")), allow(dead_code))]
+pub(crate) struct CallSpan(pub(crate) tracing::Span);
 
 /// 16 hex digits, never all zeros: not for secrets, only distinct per span.
 fn span_id() -> String {

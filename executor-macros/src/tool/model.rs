@@ -34,6 +34,8 @@ pub struct ToolFn {
     pub scopes: Vec<String>,
     /// `#[tool(confirm)]`: each call asks the user's approval before the body runs.
     pub confirm: bool,
+    /// `#[tool(icon = "…")]`.
+    pub icon: Option<String>,
     /// `#[tool(task = …)]`: required or not, and the literal.
     pub task: Option<(bool, LitStr)>,
     /// `#[tool(ttl = …)]`: milliseconds, and the literal.
@@ -166,6 +168,7 @@ impl ToolFn {
             tags: attr.tags.iter().flatten().map(syn::LitStr::value).collect(),
             scopes: attr.scopes.unwrap_or_default(),
             confirm: attr.confirm.is_some_and(|f| f.value),
+            icon: attr.icon.as_ref().map(LitStr::value),
             task: attr.task,
             ttl: attr.ttl,
             poll: attr.poll,

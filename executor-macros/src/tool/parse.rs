@@ -24,6 +24,7 @@ const TOOL: Keys = Keys {
         "timeout",
         "tags",
         "scopes",
+        "icon",
         "task",
         "ttl",
         "poll",
@@ -57,6 +58,8 @@ pub struct ToolAttr {
     pub scopes: Option<Vec<String>>,
     /// `confirm`: ask the user to approve each call before the body runs.
     pub confirm: Option<Flag>,
+    /// `icon = "https://…"`: an icon's address.
+    pub icon: Option<LitStr>,
     /// `task = "optional" | "required"`: whether calls must be tasks, and the literal.
     pub task: Option<(bool, LitStr)>,
     /// A task's TTL in milliseconds, and the literal.
@@ -108,6 +111,9 @@ impl ToolAttr {
             }),
             "tags" => set_once(&mut self.tags, meta, tags),
             "scopes" => set_once(&mut self.scopes, meta, scopes),
+            "icon" => set_once(&mut self.icon, meta, |m| {
+                attr::string(m, "https://example.com/icon.png")
+            }),
             "task" => set_once(&mut self.task, meta, task),
             "ttl" => set_once(&mut self.ttl, meta, |m| {
                 attr::duration(

@@ -166,8 +166,10 @@ impl A2aToolExecutor {
         let message = message_for(tool, &input, params, ctx)?;
         let params = MessageSendParams::new(message);
         let mut fold = Fold::new(tool, input, ctx);
-        let caller_trace = ctx.extension::<crate::tool::TraceContext>().cloned();
-        trace::scope(caller_trace, async {
+        // This hop's context, taken now: with feature `otel`, the span the call runs in,
+        // whatever spans the HTTP client opens below it.
+        let outgoing = crate::tool::TraceContext::outgoing(ctx);
+        trace::scope(outgoing, async {
             if self.shared.card.capabilities.streaming == Some(true) {
                 self.shared.streamed(tool, params, &mut fold).await
             } else {

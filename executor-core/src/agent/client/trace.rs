@@ -1,6 +1,7 @@
-//! The caller's W3C trace on every A2A request a call makes: `traceparent` (a child of the
-//! caller's span), `tracestate` and `baggage` headers, added by a client interceptor from the
-//! trace the running call set.
+//! The caller's W3C trace on every A2A request a call makes: `traceparent` (this hop, a child
+//! of the caller's span; with feature `otel`, the span the call runs in, which also starts a
+//! trace when the call came without one), `tracestate` and `baggage` headers, added by a client
+//! interceptor from the context the running call set.
 
 use std::future::Future;
 
@@ -10,11 +11,11 @@ use a2a_protocol_client::interceptor::{CallInterceptor, ClientRequest, ClientRes
 use crate::tool::TraceContext;
 
 tokio::task_local! {
-    /// The trace of the call whose requests are being sent.
+    /// What the requests of the running call send: this hop's trace context.
     static TRACE: Option<TraceContext>;
 }
 
-/// Runs `work` (one call's requests) under `trace`.
+/// Runs `work` (one call's requests) sending `trace` (already this hop's context).
 pub(super) async fn scope<F: Future>(trace: Option<TraceContext>, work: F) -> F::Output {
     TRACE.scope(trace, work).await
 }
@@ -27,7 +28,7 @@ impl CallInterceptor for Propagate {
         &'a self,
         req: &'a mut ClientRequest,
     ) -> impl Future<Output = ClientResult<()>> + Send + 'a {
-        let trace = TRACE.try_with(|trace| trace.as_ref().map(TraceContext::child));
+        let trace = TRACE.try_with(Clone::clone);
         async move {
             if let Ok(Some(child)) = trace {
                 let headers = &mut req.extra_headers;

@@ -255,12 +255,44 @@ impl McpToolExecutor {
         request.arguments = arguments;
         // rmcp merges these with the `_meta` it adds itself (the progress token).
         let mut meta = caller_meta(ctx.attempt(), ctx.idempotency_key());
-        // The caller's trace goes on as a child of this hop (SEP-414).
-        if let Some(trace) = ctx.extension::<crate::tool::TraceContext>() {
-            crate::mcp::context::propagate(trace, meta.get_or_insert_with(Default::default));
-        }
+        #[cfg(feature = "tracing")]
+        let span = {
+            use crate::tool::span::{CallSpan, Kind, mcp};
+            let parent = ctx.extension::<CallSpan>().map(|call| &call.0);
+            let span = mcp(
+                Kind::Client,
+                "tools/call",
+                Some(&route.remote),
+                parent,
+                None,
+            );
+            span.record("mcp.protocol.version", self.protocol_version());
+            span
+        };
+        // The trace goes on as this hop's context (SEP-414): with `otel`, this span's.
+        #[cfg(feature = "otel")]
+        let child = crate::tool::TraceContext::from_span(
+            &span,
+            ctx.extension::<crate::tool::TraceContext>(),
+        )
+        .or_else(|| crate::tool::TraceContext::outgoing(ctx));
+        #[cfg(not(feature = "otel"))]
+        let child = crate::tool::TraceContext::outgoing(ctx);
+        crate::mcp::context::propagate(child, meta.get_or_insert_with(Default::default));
         request.meta = meta.map(|meta| RequestMetaObject(MetaObject(meta)));
-        let outcome = self.send_call(&peer, request, ctx).await;
+        let sent = self.send_call(&peer, request, ctx);
+        #[cfg(feature = "tracing")]
+        let sent = tracing::Instrument::instrument(sent, span.clone());
+        let outcome = sent.await;
+        #[cfg(feature = "tracing")]
+        if let Err(error) = &outcome {
+            let (kind, code) = match error {
+                ServiceError::McpError(e) => (e.code.0.to_string(), Some(e.code.0)),
+                ServiceError::Timeout { .. } => ("timeout".to_owned(), None),
+                _ => ("transport".to_owned(), None),
+            };
+            crate::tool::span::failed(&span, &kind, code);
+        }
         match outcome {
             Ok(result) => from_result(tool, result, route.unwrap),
             Err(error) => {
