@@ -43,18 +43,9 @@ missing=()
 [ -x /usr/sbin/nginx ] || missing+=(nginx)
 if [ "${#missing[@]}" -gt 0 ]; then
     say "installing ${missing[*]}"
-    # No service may start on install (nginx would listen on 0.0.0.0:80): policy-rc.d says
-    # no for the length of the install, if the machine does not already say so.
-    own_policy=""
-    if [ ! -e /usr/sbin/policy-rc.d ]; then
-        printf '#!/bin/sh\nexit 101\n' > /usr/sbin/policy-rc.d
-        chmod +x /usr/sbin/policy-rc.d
-        own_policy=1
-    fi
-    timeout 300 apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive timeout 600 apt-get install -y -qq --no-install-recommends \
-        "${missing[@]}" >/dev/null
-    [ -z "$own_policy" ] || rm -f /usr/sbin/policy-rc.d
+    # shellcheck source=apt-install.sh
+    source .ci/apt-install.sh
+    apt_install "${missing[@]}"
 fi
 pg="$(pg_bin)"
 [ -n "$pg" ] || { echo "fleet-peer: no PostgreSQL server binaries after install" >&2; exit 1; }

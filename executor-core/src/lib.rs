@@ -185,6 +185,7 @@
 //! | [`#[tool]`](macro@tool), [`#[tools]`](macro@tools), [`toolset!`] | a tool from a fn, an executor from an impl block, a set from tools |
 //! | [`#[prompt]`](macro@prompt), [`#[resource]`](macro@resource), [`catalog!`] | an MCP prompt, resource or resource template from a fn; a [`Catalog`](catalog::Catalog) of them for `McpServer::with_catalog` |
 //! | [`#[derive(ToolFailure)]`](derive@ToolFailure) | a typed failure from an error enum |
+//! | [`#[derive(Form)]`](derive@elicit::Form), [`elicit`] | a form the user fills in when a tool asks (`ctx.elicit::<T>(message)`, `ctx.confirm(…)`) |
 //! | `#[agent]`, `agent_executor!` (feature `a2a`) | an A2A agent from an impl block, from closures |
 //! | [`ToolContext`] | what a tool may read of its call: ids, attempt, deadline, cancellation, progress, state changes |
 //! | [`ChunkDropped`] | why a progress chunk was not delivered |
@@ -221,6 +222,7 @@
 //! | `mcp` | `mcp`: `McpServer` on stdio, `McpToolExecutor` for stdio servers | `rmcp` (server, client, child process) |
 //! | `mcp-http` | `mcp` plus streamable HTTP both ways | `mcp`, hyper, hyper-util, reqwest (plain HTTP) |
 //! | `subprocess` | `subprocess`: `SubprocessToolExecutor` | `nix` (process groups, Unix) |
+//! | `request-state` | `elicit::StateKeys`: sealed MCP 2026-07-28 `requestState`, so questions work on 2026-07-28 and across replicas | `aes-gcm` 0.10, `sha2`, `base64` |
 //! | `anyhow` | `From<anyhow::Error> for ToolFailure` | `anyhow` |
 //! | `car-ir` | `car`: car-ir conversions, `car_executor!` (car-engine's `ToolExecutor`) | `car-ir` 0.60 (chrono, uuid, schemars 0.8) |
 //! | `car-ws` | `car::CarHost`: our tools hosted for a car daemon over its WebSocket protocol | `tokio-tungstenite` 0.27 (plain `ws://`), no car crate |

@@ -15,7 +15,8 @@ pub use ::std::time::Duration;
 pub use ::tokio::sync::mpsc::Receiver;
 
 pub use crate::elicit::{
-    Answers, Field, Form, FormChoice, FormError, FormField, choice_decode, choice_schema,
+    Answers, ChoiceStyle, Field, Form, FormChoice, FormError, FormField, approve, approve_blocking,
+    choice_decode, choice_schema,
 };
 pub use crate::failure::support::{
     AttachDebug, AttachError, AttachNone, AttachOwned, CodesProbe, DerivedCodes, NoCodes,

@@ -344,3 +344,260 @@ async fn a_suspended_question_never_resumes_the_body() {
         "the body stays parked until the transport drops it"
     );
 }
+
+/// Times `delete_note`'s and `purge`'s bodies ran.
+static BODIES: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+/// Deletes a note, once the user approves.
+#[tool(confirm, destructive)]
+async fn delete_note(id: u32, force: Option<bool>) -> String {
+    tokio::task::yield_now().await;
+    BODIES.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+    format!("deleted {id} (force: {force:?})")
+}
+
+/// Purges everything, once the user approves (a sync tool).
+#[tool(confirm)]
+fn purge(all: bool) -> String {
+    BODIES.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+    format!("purged (all: {all})")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_confirm_tool_runs_only_once_approved_with_a_summary_of_its_arguments() {
+    use std::sync::atomic::Ordering;
+    let set = toolset![delete_note, purge];
+    let asker = Scripted::new(vec![
+        Ok(action(Action::Accept)),
+        Ok(action(Action::Decline)),
+        Ok(action(Action::Accept)),
+    ]);
+    let with = |asker: &Scripted| ToolContext::new().with_extension(Asker::new(asker.clone()));
+    let before = BODIES.load(Ordering::SeqCst);
+
+    let args = json!({ "id": 4, "force": true });
+    let out = set
+        .execute_with_context("delete_note", &args, with(&asker))
+        .await
+        .unwrap();
+    assert_eq!(out.output, json!("deleted 4 (force: Some(true))"));
+    let refused = set
+        .execute_with_context("delete_note", &json!({ "id": 5 }), with(&asker))
+        .await
+        .unwrap_err();
+    assert_eq!(refused.code(), "not_approved");
+    let out = set
+        .execute_with_context("purge", &json!({ "all": true }), with(&asker))
+        .await
+        .unwrap();
+    assert_eq!(out.output, json!("purged (all: true)"));
+    assert_eq!(
+        BODIES.load(Ordering::SeqCst),
+        before + 2,
+        "the declined body never ran"
+    );
+
+    let messages: Vec<Value> = asker
+        .asked
+        .lock()
+        .unwrap()
+        .iter()
+        .map(|q| q.to_params()["message"].clone())
+        .collect();
+    assert_eq!(
+        messages,
+        [
+            json!("Run delete_note with force = true, id = 4?"),
+            json!("Run delete_note with id = 5?"),
+            json!("Run purge with all = true?"),
+        ]
+    );
+
+    let unasked = set
+        .execute_with_context("delete_note", &json!({ "id": 6 }), ToolContext::new())
+        .await
+        .unwrap_err();
+    assert_eq!(unasked.code(), "elicitation_unsupported");
+    assert_eq!(BODIES.load(Ordering::SeqCst), before + 2);
+}
+
+/// SEP-1330's five ways of writing choices, as the MCP conformance suite's
+/// `test_elicitation_sep1330_enums` asks for them (v0.1.16): untitled (`enum`), titled
+/// (`oneOf`), legacy (`enum` + `enumNames`), and the two multi-selects.
+#[derive(Form, Debug, PartialEq)]
+#[form(untitled)]
+enum Plain {
+    #[form(value = "option1")]
+    One,
+    #[form(value = "option2")]
+    Two,
+    #[form(value = "option3")]
+    Three,
+}
+
+#[derive(Form, Debug, PartialEq)]
+enum Titled {
+    #[form(value = "value1", title = "First Option")]
+    One,
+    #[form(value = "value2", title = "Second Option")]
+    Two,
+}
+
+#[derive(Form, Debug, PartialEq)]
+#[form(enum_names)]
+enum Legacy {
+    #[form(value = "opt1", title = "Option One")]
+    One,
+    #[form(value = "opt2", title = "Option Two")]
+    Two,
+}
+
+#[derive(Form, Debug, PartialEq)]
+#[allow(clippy::struct_field_names)] // the suite's field names
+struct Sep1330 {
+    #[form(rename = "untitledSingle")]
+    untitled_single: Plain,
+    #[form(rename = "titledSingle")]
+    titled_single: Titled,
+    #[form(rename = "legacyEnum")]
+    legacy_enum: Legacy,
+    #[form(rename = "untitledMulti")]
+    untitled_multi: Vec<Plain>,
+    #[form(rename = "titledMulti")]
+    titled_multi: Vec<Titled>,
+}
+
+#[test]
+fn every_sep1330_choice_style_has_the_conformance_suites_shape() {
+    let schema = Sep1330::schema();
+    let props = &schema["properties"];
+    let plain = json!(["option1", "option2", "option3"]);
+    assert_eq!(
+        props["untitledSingle"],
+        json!({ "type": "string", "enum": plain })
+    );
+    assert_eq!(
+        props["titledSingle"],
+        json!({ "type": "string", "oneOf": [
+            { "const": "value1", "title": "First Option" },
+            { "const": "value2", "title": "Second Option" }
+        ] })
+    );
+    assert_eq!(
+        props["legacyEnum"],
+        json!({ "type": "string", "enum": ["opt1", "opt2"], "enumNames": ["Option One", "Option Two"] })
+    );
+    assert_eq!(
+        props["untitledMulti"],
+        json!({ "type": "array", "items": { "type": "string", "enum": plain } })
+    );
+    assert_eq!(
+        props["titledMulti"]["items"]["anyOf"][1],
+        json!({ "const": "value2", "title": "Second Option" })
+    );
+    let answer = json!({
+        "untitledSingle": "option1", "titledSingle": "value1", "legacyEnum": "opt1",
+        "untitledMulti": ["option1", "option2"], "titledMulti": ["value1", "value2"]
+    });
+    assert_eq!(
+        Sep1330::decode(answer.as_object().unwrap()).unwrap(),
+        Sep1330 {
+            untitled_single: Plain::One,
+            titled_single: Titled::One,
+            legacy_enum: Legacy::One,
+            untitled_multi: vec![Plain::One, Plain::Two],
+            titled_multi: vec![Titled::One, Titled::Two],
+        }
+    );
+    let wrong = json!({
+        "untitledSingle": "option9", "titledSingle": "value1", "legacyEnum": "opt1",
+        "untitledMulti": [], "titledMulti": []
+    });
+    assert_eq!(
+        Sep1330::decode(wrong.as_object().unwrap())
+            .unwrap_err()
+            .to_string(),
+        "field `untitledSingle`: `option9` is not one of the choices: `option1`, `option2`, `option3`"
+    );
+}
+
+/// SEP-1034's defaults on every primitive, as the conformance suite's
+/// `test_elicitation_sep1034_defaults` asks for them.
+#[derive(Form)]
+struct Sep1034 {
+    #[form(default = "John Doe")]
+    name: String,
+    #[form(default = 30)]
+    age: i64,
+    #[form(default = 95.5)]
+    score: f64,
+    #[form(default = Status::Active)]
+    status: Status,
+    #[form(default = true)]
+    verified: bool,
+}
+
+#[derive(Form, Debug, PartialEq)]
+#[form(untitled)]
+enum Status {
+    #[form(value = "active")]
+    Active,
+    #[form(value = "inactive")]
+    Inactive,
+    #[form(value = "pending")]
+    Pending,
+}
+
+#[test]
+fn every_sep1034_default_has_the_conformance_suites_shape() {
+    assert_eq!(
+        Sep1034::schema(),
+        json!({ "type": "object", "properties": {
+            "name": { "type": "string", "default": "John Doe" },
+            "age": { "type": "integer", "default": 30 },
+            "score": { "type": "number", "default": 95.5 },
+            "status": { "type": "string", "enum": ["active", "inactive", "pending"], "default": "active" },
+            "verified": { "type": "boolean", "default": true }
+        } })
+    );
+    let filled = Sep1034::decode(&serde_json::Map::new()).unwrap();
+    assert_eq!(
+        (
+            filled.name.as_str(),
+            filled.age,
+            filled.score,
+            filled.status,
+            filled.verified
+        ),
+        ("John Doe", 30, 95.5, Status::Active, true),
+        "an empty answer takes every default"
+    );
+}
+
+/// In a provider loop the application answers questions itself: an `Asker` in the
+/// extensions it answers with (a prompt in its own UI), the same `#[tool(confirm)]` tool.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_provider_loop_answers_questions_through_the_asker_it_was_given() {
+    use tool_executor::provider::Provider;
+    use tool_executor::tool::Extensions;
+
+    let tools = toolset![delete_note];
+    let defs = tools.definitions(Provider::OpenAiChat).unwrap();
+    let response = json!({"choices": [{"message": {"tool_calls": [{
+        "id": "call_1", "type": "function",
+        "function": {"name": "delete_note", "arguments": "{\"id\": 9}"}
+    }]}}]});
+    let asker = Scripted::new(vec![Ok(action(Action::Decline))]);
+    let mut extensions = Extensions::new();
+    extensions.insert(Asker::new(asker.clone()));
+    let answer = defs
+        .answer_with(&tools, &response, &extensions)
+        .await
+        .unwrap();
+    let refused = answer.outcomes()[0].result.as_ref().unwrap_err();
+    assert_eq!(refused.code(), "not_approved");
+    assert_eq!(
+        asker.asked.lock().unwrap()[0].to_params()["message"],
+        "Run delete_note with id = 9?"
+    );
+}

@@ -116,7 +116,8 @@ async fn call(
         unreachable!("arguments are objects here")
     };
     let params = CallToolRequestParams::new(tool.to_owned()).with_arguments(args);
-    tokio::time::timeout(WAIT, client.peer().call_tool(params))
+    // `RunningService::call_tool` drives 2026-07-28 `input_required` rounds; `Peer`'s does not.
+    tokio::time::timeout(WAIT, client.call_tool(params))
         .await
         .expect("the call ends")
         .expect("a result")
@@ -218,5 +219,39 @@ async fn a_client_without_the_capability_gets_a_failure_not_a_wait() {
         text(&result).contains("did not declare `elicitation.url`"),
         "{}",
         text(&result)
+    );
+}
+
+/// On 2026-07-28 the same tool asks through `input_required`; rmcp's client answers with its
+/// `create_elicitation` handler and retries, and the tool runs again with the answer.
+#[cfg(feature = "request-state")]
+#[tokio::test]
+async fn on_2026_07_28_rmcp_answers_the_input_required_round_with_the_same_handler() {
+    use rmcp::model::ProtocolVersion;
+    let user = User::new(
+        both_modes(),
+        vec![
+            reply(
+                ElicitationAction::Accept,
+                Some(json!({ "count": 4, "seat": "Window" })),
+            ),
+            reply(ElicitationAction::Cancel, None),
+        ],
+    );
+    let asked = Arc::clone(&user.asked);
+    let lifecycle = ClientLifecycleMode::Discover {
+        preferred_versions: vec![ProtocolVersion::V_2026_07_28],
+    };
+    let client = connect(user, lifecycle).await;
+    let args = json!({ "show": "Hamlet" });
+    assert_eq!(
+        text(&call(&client, "book", args.clone()).await),
+        "4 Window seats"
+    );
+    assert_eq!(text(&call(&client, "book", args).await), "cancelled");
+    assert_eq!(
+        asked.lock().unwrap()[0]["requestedSchema"],
+        Booking::schema(),
+        "the question reached the handler whole"
     );
 }

@@ -84,6 +84,7 @@ impl ToolContext {
     ///     count: u8,
     /// }
     ///
+    /// /// Books seats for a show, asking how many.
     /// #[tool]
     /// async fn book(ctx: &ToolContext, show: String) -> Result<String, ToolFailure> {
     ///     match ctx.elicit::<Seats>(format!("How many seats for {show}?")).await? {

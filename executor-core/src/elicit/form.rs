@@ -451,11 +451,25 @@ pub trait NumberField: FormField {}
 )]
 pub trait ChoicesField: FormField {}
 
+/// How a choice enum's choices are written in a schema.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ChoiceStyle {
+    /// `oneOf` (`anyOf` for several) of `{const, title}` (SEP-1330): the default.
+    Titled,
+    /// A plain `enum` of values, no titles (`#[form(untitled)]`).
+    Untitled,
+    /// `enum` with the deprecated `enumNames` beside it (`#[form(enum_names)]`), for clients
+    /// that predate titled choices; several choices are written untitled.
+    EnumNames,
+}
+
 /// An enum of unit variants the user picks from; `#[derive(Form)]` on such an enum
 /// implements it (and [`FormField`], for one choice).
 pub trait FormChoice: Sized + 'static {
     /// Each variant's `(value, title)`, in declaration order.
     const CHOICES: &'static [(&'static str, &'static str)];
+    /// How the choices are written in a schema.
+    const STYLE: ChoiceStyle = ChoiceStyle::Titled;
     /// The variant at `index` in [`CHOICES`](FormChoice::CHOICES).
     fn from_index(index: usize) -> Option<Self>;
     /// This variant's index in [`CHOICES`](FormChoice::CHOICES).
@@ -492,10 +506,31 @@ pub trait FormChoice: Sized + 'static {
 /// `FormField` for a choice enum: what `#[derive(Form)]` on an enum calls.
 #[must_use]
 pub fn choice_schema<E: FormChoice>() -> Map<String, Value> {
-    let mut map = Map::new();
-    map.insert("type".into(), "string".into());
-    map.insert("oneOf".into(), Value::Array(E::titled()));
+    let mut map = type_only("string");
+    match E::STYLE {
+        ChoiceStyle::Titled => {
+            map.insert("oneOf".into(), Value::Array(E::titled()));
+        }
+        ChoiceStyle::Untitled => {
+            map.insert("enum".into(), values::<E>());
+        }
+        ChoiceStyle::EnumNames => {
+            map.insert("enum".into(), values::<E>());
+            let names = E::CHOICES.iter().map(|(_, title)| Value::from(*title));
+            map.insert("enumNames".into(), Value::Array(names.collect()));
+        }
+    }
     map
+}
+
+/// The choices' values, as a JSON array.
+fn values<E: FormChoice>() -> Value {
+    Value::Array(
+        E::CHOICES
+            .iter()
+            .map(|(value, _)| Value::from(*value))
+            .collect(),
+    )
 }
 
 /// Decodes one choice: what `#[derive(Form)]` on an enum calls.
@@ -640,7 +675,13 @@ impl<E: FormChoice> FormField for Vec<E> {
     type Plain = Vec<E>;
     fn schema() -> Map<String, Value> {
         let mut map = type_only("array");
-        map.insert("items".into(), json!({ "anyOf": E::titled() }));
+        let items = match E::STYLE {
+            ChoiceStyle::Titled => json!({ "anyOf": E::titled() }),
+            ChoiceStyle::Untitled | ChoiceStyle::EnumNames => {
+                json!({ "type": "string", "enum": values::<E>() })
+            }
+        };
+        map.insert("items".into(), items);
         map
     }
     fn decode(value: Option<&Value>) -> Result<Self, String> {

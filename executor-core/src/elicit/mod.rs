@@ -15,26 +15,26 @@
 //! mode can express, so a nested struct or a map is a compile error at the field.
 
 mod answer;
+mod approve;
 mod ask;
 mod form;
+#[cfg(any(feature = "mcp", feature = "request-state"))]
+pub(crate) mod ids;
+#[cfg(feature = "request-state")]
+mod state;
 
 pub use answer::{Action, Answer, ElicitError, FormError, Question, Reply};
+pub use approve::{approve, approve_blocking, summary};
 pub use ask::{Asker, Elicitor};
 pub use form::{
-    Answers, Bound, ChoicesField, Field, FieldBuilder, Form, FormChoice, FormField, NumberField,
-    TextField, choice_decode, choice_schema,
+    Answers, Bound, ChoiceStyle, ChoicesField, Field, FieldBuilder, Form, FormChoice, FormField,
+    NumberField, TextField, choice_decode, choice_schema,
+};
+#[cfg(feature = "request-state")]
+#[cfg_attr(docsrs, doc(cfg(feature = "request-state")))]
+pub use state::{
+    Binding, DEFAULT_STATE_TTL, MAX_STATE_BYTES, MemoryReplayGuard, ReplayGuard, StateError,
+    StateKeys,
 };
 /// `#[derive(Form)]`, beside the trait of the same name (as serde's `Serialize`).
 pub use tool_executor_macros::Form;
-
-/// `bytes` as lower-case hex: ids on the wire.
-#[cfg(feature = "mcp")]
-pub(crate) fn hex(bytes: &[u8]) -> String {
-    const DIGITS: &[u8; 16] = b"0123456789abcdef";
-    let mut out = String::with_capacity(bytes.len() * 2);
-    for byte in bytes {
-        out.push(char::from(DIGITS[usize::from(byte >> 4)]));
-        out.push(char::from(DIGITS[usize::from(byte & 0x0f)]));
-    }
-    out
-}

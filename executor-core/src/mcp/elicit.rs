@@ -1,32 +1,44 @@
 //! Questions from tools over MCP: on a 2025-11-25 session, an `elicitation/create` request to
-//! the client; on a connection that cannot carry one, a clear `Unsupported` at once.
+//! the client; on 2026-07-28 (feature `request-state`), an `input_required` answer and a retry
+//! that re-enters the tool with the answers (`mrtr.rs`); on a connection that can carry
+//! neither, a clear `Unsupported` at once.
 
 use rmcp::model::{
-    ClientResult, ElicitRequest, ElicitRequestParams, ProtocolVersion, ServerRequest,
+    ClientResult, ElicitRequest, ElicitRequestParams, ElicitationCapability, ProtocolVersion,
+    ServerRequest,
 };
 use rmcp::service::{Peer, RequestContext, RoleServer};
 
 use crate::elicit::{Asker, ElicitError, Elicitor, Question, Reply};
 use crate::tool::{BoxFuture, ToolContext};
 
+/// Whether `request` speaks MCP 2026-07-28 or later, where server-to-client requests are gone.
+pub(super) fn is_mrtr(request: &RequestContext<RoleServer>) -> bool {
+    request
+        .protocol_version()
+        .is_some_and(|v| v >= ProtocolVersion::V_2026_07_28)
+}
+
 /// `ctx` with the asker this request's tool puts its questions to.
 ///
 /// - a session on a protocol before 2026-07-28 (stdio, stateful HTTP): `elicitation/create`;
 /// - stateless HTTP before 2026-07-28: none can be carried (no session to send a request on),
 ///   so questions fail at once;
-/// - 2026-07-28: none yet; the call answers `input_required` (MRTR) instead.
+/// - 2026-07-28: `round`, the asker of this call's round (`mrtr.rs`), or a refusal without
+///   `request-state`.
 pub(super) fn attach(
     ctx: ToolContext,
     request: &RequestContext<RoleServer>,
     stateless: bool,
+    round: Option<Asker>,
 ) -> ToolContext {
-    let version = request.protocol_version();
-    if version
-        .as_ref()
-        .is_some_and(|v| *v >= ProtocolVersion::V_2026_07_28)
-    {
+    if let Some(round) = round {
+        return ctx.with_extension(round);
+    }
+    if is_mrtr(request) {
         return ctx.with_extension(Asker::new(Refuse(
-            "this server cannot ask questions on MCP 2026-07-28 yet",
+            "asking on MCP 2026-07-28 needs the tool-executor feature `request-state` (the \
+             question's state is sealed for the client to carry)",
         )));
     }
     if stateless {
@@ -37,6 +49,7 @@ pub(super) fn attach(
     }
     ctx.with_extension(Asker::new(Session {
         peer: request.peer.clone(),
+        declared: request.client_capabilities().and_then(|c| c.elicitation),
     }))
 }
 
@@ -53,13 +66,15 @@ impl Elicitor for Refuse {
 /// `elicitation/create` to the client of a session, after checking it declared the mode.
 struct Session {
     peer: Peer<RoleServer>,
+    declared: Option<ElicitationCapability>,
 }
 
 impl Elicitor for Session {
     fn ask(&self, question: Question) -> BoxFuture<'static, Result<Reply, ElicitError>> {
         let peer = self.peer.clone();
+        let checked = check_capability(self.declared.as_ref(), &question);
         Box::pin(async move {
-            check_capability(&peer, &question)?;
+            checked?;
             let mut params = question.to_params();
             if question.is_url() {
                 // 2025-11-25 requires an id on a URL question (for its completion notice).
@@ -87,10 +102,10 @@ impl Elicitor for Session {
 
 /// The client must have declared `elicitation` (form mode when it names no mode) and, for a
 /// URL question, `elicitation.url`: a question it cannot show fails now rather than waiting.
-fn check_capability(peer: &Peer<RoleServer>, question: &Question) -> Result<(), ElicitError> {
-    let declared = peer
-        .peer_info()
-        .and_then(|info| info.capabilities.elicitation.clone());
+pub(super) fn check_capability(
+    declared: Option<&ElicitationCapability>,
+    question: &Question,
+) -> Result<(), ElicitError> {
     let Some(declared) = declared else {
         return Err(ElicitError::Unsupported(
             "the client did not declare the `elicitation` capability".to_owned(),
@@ -117,5 +132,5 @@ fn elicitation_id() -> String {
     // The OS generator failing leaves zeros: the id is then only unique per question, which
     // 2025-11-25 asks of it (it correlates, it does not authorize).
     let _ = getrandom::fill(&mut bytes);
-    crate::elicit::hex(&bytes)
+    crate::elicit::ids::hex(&bytes)
 }

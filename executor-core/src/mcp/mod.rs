@@ -16,6 +16,8 @@ mod convert;
 mod elicit;
 #[cfg(feature = "mcp-http")]
 mod limits;
+#[cfg(feature = "request-state")]
+mod mrtr;
 #[cfg(all(feature = "mcp-http", feature = "oauth"))]
 mod oauth;
 mod offer;

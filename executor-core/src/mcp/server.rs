@@ -94,6 +94,9 @@ pub(crate) struct Inner {
     pub(crate) http_limits: super::limits::HttpLimits,
     /// Streamable HTTP without sessions (`with_stateless_http`).
     pub(crate) stateless_http: bool,
+    /// The keys MCP 2026-07-28 questions are sealed with (`with_request_state_keys`).
+    #[cfg(feature = "request-state")]
+    pub(super) request_state: Option<Arc<crate::elicit::StateKeys>>,
     /// What a call's context carries beyond ids (`with_extension`, `with_forwarded_headers`).
     context: ContextSettings,
     /// The bearer-token check of streamable HTTP (`with_oauth`).
@@ -167,6 +170,8 @@ impl McpServer {
                 #[cfg(feature = "mcp-http")]
                 http_limits: super::limits::HttpLimits::default(),
                 stateless_http: false,
+                #[cfg(feature = "request-state")]
+                request_state: None,
                 context: ContextSettings::default(),
                 #[cfg(all(feature = "mcp-http", feature = "oauth"))]
                 oauth: None,
@@ -191,6 +196,8 @@ impl McpServer {
                 #[cfg(feature = "mcp-http")]
                 http_limits: shared.http_limits.clone(),
                 stateless_http: shared.stateless_http,
+                #[cfg(feature = "request-state")]
+                request_state: shared.request_state.clone(),
                 context: shared.context.clone(),
                 #[cfg(all(feature = "mcp-http", feature = "oauth"))]
                 oauth: shared.oauth.clone(),
@@ -330,6 +337,18 @@ impl McpServer {
     #[must_use]
     pub fn with_stateless_http(self, stateless: bool) -> Self {
         self.edit(|i| i.stateless_http = stateless)
+    }
+
+    /// Seals the `requestState` of MCP 2026-07-28 questions with `keys` (feature
+    /// `request-state`; see `mcp/mrtr.rs`). Without it the server seals with a random key of
+    /// its own process: enough for one server, but replicas behind a load balancer must share
+    /// one key so any of them continues a question another asked. Rotation: see
+    /// [`StateKeys`](crate::elicit::StateKeys).
+    #[cfg(feature = "request-state")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "request-state")))]
+    #[must_use]
+    pub fn with_request_state_keys(self, keys: crate::elicit::StateKeys) -> Self {
+        self.edit(|inner| inner.request_state = Some(Arc::new(keys)))
     }
 
     /// Keeps the server's tasks in `tasks` (a [`Tasks`](crate::task::Tasks) over your store, or with your default
@@ -574,7 +593,22 @@ impl McpServer {
             return super::tasks::start(tasks, executor, name, params, ctx, settings, wrap).await;
         }
         ctx = ctx.with_cancellation(context.ct.clone());
-        ctx = super::elicit::attach(ctx, &context, self.inner.stateless_http);
+        #[cfg(feature = "request-state")]
+        let round = super::mrtr::Round::begin(
+            self.inner.request_state.as_ref(),
+            super::mrtr::Retry {
+                tool: &request.name,
+                arguments: &params,
+                state: request.request_state.as_deref(),
+                responses: request.input_responses.as_ref(),
+            },
+            &context,
+        )?;
+        #[cfg(feature = "request-state")]
+        let asker = round.as_ref().map(super::mrtr::Round::asker);
+        #[cfg(not(feature = "request-state"))]
+        let asker = None;
+        ctx = super::elicit::attach(ctx, &context, self.inner.stateless_http, asker);
         // Dropped when the call is done: what tells the forwarder to stop waiting for chunks.
         let mut done = None;
         let forwarder = context.meta.get_progress_token().map(|token| {
@@ -604,10 +638,23 @@ impl McpServer {
         // ends, so every notification precedes the response, and the response does not wait
         // for the stream's senders to go (a sync tool's body, still running after its timeout,
         // may hold one).
-        let outcome = match forwarder {
-            Some(forwarder) => tokio::join!(work, forwarder).0,
-            None => work.await,
+        let run = async {
+            match forwarder {
+                Some(forwarder) => tokio::join!(work, forwarder).0,
+                None => work.await,
+            }
         };
+        // A 2026-07-28 call that asked ends with the question (`mcp/mrtr.rs`).
+        #[cfg(feature = "request-state")]
+        let outcome = match &round {
+            Some(round) => match round.run(run).await {
+                Ok(outcome) => outcome,
+                Err(question) => return question.map(Into::into),
+            },
+            None => run.await,
+        };
+        #[cfg(not(feature = "request-state"))]
+        let outcome = run.await;
         match outcome {
             Ok(execution) => {
                 let wrap = self.wraps(&request.name, &context);

@@ -9,8 +9,21 @@ pub fn check_type(model: &FormType<'_>, errors: &mut Errors) {
         Shape::Form(fields) => {
             check_secrets(fields, errors);
             check_formats(fields, errors);
+            check_style_on_choices(model, errors);
         }
         Shape::Choice(choices) => check_unique_values(choices, errors),
+    }
+}
+
+/// `untitled` and `enum_names` say how a choice enum's choices are written; a form struct has
+/// none.
+fn check_style_on_choices(model: &FormType<'_>, errors: &mut Errors) {
+    if let Some((_, span)) = model.style {
+        errors.at(
+            span,
+            "`untitled` and `enum_names` go on a choice enum (`#[derive(Form)] enum …`), not on \
+             a form struct",
+        );
     }
 }
 

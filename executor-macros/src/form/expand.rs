@@ -131,10 +131,15 @@ fn expand_choice(model: &FormType<'_>, choices: &[Choice<'_>]) -> TokenStream {
         let variant = c.ident;
         quote!(Self::#variant => #i)
     });
+    let style = model.style.map(|(variant, _)| {
+        let variant = syn::Ident::new(variant, proc_macro2::Span::call_site());
+        quote!(const STYLE: __rt::ChoiceStyle = __rt::ChoiceStyle::#variant;)
+    });
     quote! {
         #[automatically_derived]
         impl __rt::FormChoice for #ident {
             const CHOICES: &'static [(&'static str, &'static str)] = &[#(#pairs),*];
+            #style
 
             fn from_index(__executor_index: usize) -> __rt::Option<Self> {
                 match __executor_index {

@@ -15,6 +15,9 @@ pub struct FormType<'a> {
     pub original: &'a DeriveInput,
     pub krate: CratePath,
     pub shape: Shape<'a>,
+    /// `#[form(untitled)]` / `#[form(enum_names)]` on a choice enum: the `ChoiceStyle`
+    /// variant, with the key's span.
+    pub style: Option<(&'static str, proc_macro2::Span)>,
 }
 
 pub enum Shape<'a> {
@@ -48,9 +51,17 @@ impl<'a> FormType<'a> {
     /// Reads the input and every attribute in it, reporting every bad one. An error when the
     /// input cannot be a form at all.
     pub fn from_syn(input: &'a DeriveInput, errors: &mut Errors) -> syn::Result<Self> {
-        let krate = FormAttr::from_attrs(&input.attrs, Place::Type, errors)
-            .krate
-            .unwrap_or_default();
+        let type_attr = FormAttr::from_attrs(&input.attrs, Place::Type, errors);
+        let style = match (type_attr.untitled, type_attr.enum_names) {
+            (Some(a), Some(_)) => {
+                errors.at(a, "`untitled` and `enum_names` are two styles; keep one");
+                None
+            }
+            (Some(span), None) => Some(("Untitled", span)),
+            (None, Some(span)) => Some(("EnumNames", span)),
+            (None, None) => None,
+        };
+        let krate = type_attr.krate.unwrap_or_default();
         if let Some(param) = input.generics.params.first() {
             return Err(syn::Error::new_spanned(
                 param,
@@ -85,6 +96,7 @@ impl<'a> FormType<'a> {
             original: input,
             krate,
             shape,
+            style,
         })
     }
 }
@@ -106,12 +118,16 @@ fn fields<'a>(
         .iter()
         .filter_map(|field| {
             let ident = field.ident.as_ref()?;
+            let attr = FormAttr::from_attrs(&field.attrs, Place::Field, errors);
             Some(FormField {
                 ident,
-                name: ident.unraw().to_string(),
+                name: attr
+                    .rename
+                    .as_ref()
+                    .map_or_else(|| ident.unraw().to_string(), syn::LitStr::value),
                 ty: &field.ty,
                 description: join_doc(&doc_lines(&field.attrs)),
-                attr: FormAttr::from_attrs(&field.attrs, Place::Field, errors),
+                attr,
             })
         })
         .collect())

@@ -22,7 +22,7 @@ pub enum Place {
 
 const TYPE: Keys = Keys {
     what: "#[form]",
-    keys: &["crate"],
+    keys: &["crate", "untitled", "enum_names"],
 };
 const FIELD: Keys = Keys {
     what: "#[form]",
@@ -37,6 +37,7 @@ const FIELD: Keys = Keys {
         "min_items",
         "max_items",
         "not_secret",
+        "rename",
     ],
 };
 const VARIANT: Keys = Keys {
@@ -77,6 +78,11 @@ pub struct FormAttr {
     pub min_items: Option<Setting<LitInt>>,
     pub max_items: Option<Setting<LitInt>>,
     pub not_secret: Option<Span>,
+    /// The field's name in the form (`rename = "camelCase"`).
+    pub rename: Option<LitStr>,
+    /// On a choice enum: `untitled` (a plain `enum`) or `enum_names` (the legacy form).
+    pub untitled: Option<Span>,
+    pub enum_names: Option<Span>,
 }
 
 impl FormAttr {
@@ -164,6 +170,9 @@ impl FormAttr {
                 })
             }),
             "not_secret" => set_once(&mut self.not_secret, meta, |m| attr::bare(m, "form")),
+            "rename" => set_once(&mut self.rename, meta, |m| attr::string(m, "camelCase")),
+            "untitled" => set_once(&mut self.untitled, meta, |m| attr::bare(m, "form")),
+            "enum_names" => set_once(&mut self.enum_names, meta, |m| attr::bare(m, "form")),
             _ => Err(place.keys().error(meta)),
         }
     }
@@ -204,6 +213,9 @@ fn misplaced_or_unknown(meta: &ParseNestedMeta<'_>, key: &str, place: Place) -> 
                 .to_owned()
         }
         ("value", _) => "`value` goes on a variant of a choice enum".to_owned(),
+        ("untitled" | "enum_names", _) => {
+            format!("`{key}` goes on the choice enum itself: write `#[form({key})]` above `enum`")
+        }
         (other, Place::Type | Place::Variant) if FIELD.keys.contains(&other) => {
             format!("`{other}` goes on a field of a form struct")
         }

@@ -45,9 +45,12 @@ pub fn call_body(model: &ToolFn, receiver: Option<TokenStream>) -> TokenStream {
     );
     // A method's `&self` cannot move to another thread, so only free fns go to the pool
     // (`check_sync_method_timeout` rejects the one case that would then not time out).
+    let params = params_ident();
     if !model.is_async && receiver.is_none() {
-        let params = params_ident();
         let invoke = invoke(model, None, &quote!(#ctx));
+        let approve = model
+            .confirm
+            .then(|| quote!(__rt::approve_blocking(#name, #ctx, #params)?;));
         return quote! {
             __rt::call_blocking(
                 #name,
@@ -55,6 +58,7 @@ pub fn call_body(model: &ToolFn, receiver: Option<TokenStream>) -> TokenStream {
                 #ctx,
                 #timeout,
                 |#params: &__rt::Value, #ctx: &__rt::ToolContext| -> __rt::Result<__rt::Value, __rt::ToolFailure> {
+                    #approve
                     #decode
                     #invoke
                 },
@@ -62,8 +66,14 @@ pub fn call_body(model: &ToolFn, receiver: Option<TokenStream>) -> TokenStream {
         };
     }
     let invoke = invoke(model, receiver, &quote!(&#ctx));
+    // `#[tool(confirm)]`: the approval comes before the arguments are even decoded, so
+    // nothing of the body runs unapproved (and, on MCP 2026-07-28, nothing runs twice).
+    let approve = model
+        .confirm
+        .then(|| quote!(__rt::approve(#name, &#ctx, #params).await?;));
     quote! {
         async move {
+            #approve
             let __executor_body = async {
                 #decode
                 #invoke
@@ -102,11 +112,14 @@ pub fn context_free_output(model: &ToolFn, receiver: Option<TokenStream>) -> Tok
     }
 }
 
-/// Whether the tool reads its context: it takes `&ToolContext` (ids, effects, the stream) or
-/// has a `timeout` (a deadline of its own). Any other tool only cares whether the call has a
+/// Whether the tool reads its context: it takes `&ToolContext` (ids, effects, the stream), has
+/// a `timeout` (a deadline of its own) or asks for approval (`confirm`: the question goes
+/// through the context). Any other tool only cares whether the call has a
 /// deadline or a cancellation token, and runs without its context when it has neither.
 pub fn reads_context(model: &ToolFn) -> bool {
-    model.timeout_ms().is_some() || model.params.iter().any(|p| matches!(p, Param::Context))
+    model.confirm
+        || model.timeout_ms().is_some()
+        || model.params.iter().any(|p| matches!(p, Param::Context))
 }
 
 pub fn params_ident() -> Ident {

@@ -32,6 +32,8 @@ pub struct ToolFn {
     pub tags: Vec<String>,
     /// OAuth scopes a caller needs (`#[tool(scopes = "…")]`).
     pub scopes: Vec<String>,
+    /// `#[tool(confirm)]`: each call asks the user's approval before the body runs.
+    pub confirm: bool,
     /// `#[tool(icon = "…")]`.
     pub icon: Option<String>,
     /// `#[tool(task = …)]`: required or not, and the literal.
@@ -165,6 +167,7 @@ impl ToolFn {
             timeout: attr.timeout,
             tags: attr.tags.iter().flatten().map(syn::LitStr::value).collect(),
             scopes: attr.scopes.unwrap_or_default(),
+            confirm: attr.confirm.is_some_and(|f| f.value),
             icon: attr.icon.as_ref().map(LitStr::value),
             task: attr.task,
             ttl: attr.ttl,

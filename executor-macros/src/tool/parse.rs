@@ -56,6 +56,8 @@ pub struct ToolAttr {
     pub tags: Option<Vec<LitStr>>,
     /// The OAuth scopes a caller needs, space-separated in the literal.
     pub scopes: Option<Vec<String>>,
+    /// `confirm`: ask the user to approve each call before the body runs.
+    pub confirm: Option<Flag>,
     /// `icon = "https://…"`: an icon's address.
     pub icon: Option<LitStr>,
     /// `task = "optional" | "required"`: whether calls must be tasks, and the literal.
@@ -99,6 +101,7 @@ impl ToolAttr {
             "destructive" => set_once(&mut self.destructive, meta, attr::flag),
             "idempotent" => set_once(&mut self.idempotent, meta, attr::flag),
             "open_world" => set_once(&mut self.open_world, meta, attr::flag),
+            "confirm" => set_once(&mut self.confirm, meta, attr::flag),
             "timeout" => set_once(&mut self.timeout, meta, |m| {
                 attr::duration(
                     m,

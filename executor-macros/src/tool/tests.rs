@@ -62,6 +62,22 @@ fn tool_sync_blocking_pool() {
     assert_expansion("tool_sync_blocking", out);
 }
 
+/// `confirm`: the approval comes first in the body's future, before the arguments decode; a
+/// tool that reads no context takes the context path for it.
+#[test]
+fn tool_confirm() {
+    let out = super::tool(
+        quote!(confirm, destructive),
+        quote! {
+            /// Deletes a note.
+            async fn delete_note(id: u32) -> String {
+                todo!()
+            }
+        },
+    );
+    assert_expansion("tool_confirm", out);
+}
+
 #[test]
 fn tools_impl() {
     let out = super::tools(
