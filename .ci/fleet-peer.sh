@@ -16,7 +16,12 @@
 #   - MCP: the official `mcp.Client` (executor-core/tests/peers/mcp/official_client.py) lists
 #     and calls every demo tool, progress and cancellation included, every request on the
 #     other replica than the one before (tests/peers/fleet/mcp_log.py reads nginx's log), and
-#     no "session not found" anywhere.
+#     no "session not found" anywhere; the same client with a tasks extension
+#     (tasks_client.py) runs `report` as a task through the balancer, the replicas sharing
+#     their tasks in PostgreSQL (`--tasks-postgres`): created on one, polled and cancelled on
+#     the other; a replica killed (SIGKILL) mid-task has its task failed (`replica_lost`) by
+#     the survivor within the replica timeout plus a beat, seen on the survivor and through
+#     the balancer; and the PostgreSQL tests of mcp_tasks.rs and task_store.rs.
 #
 # All traffic is on 127.0.0.1; every wait is bounded; everything started is stopped by PID on
 # exit. Usage: bash .ci/fleet-peer.sh (as root, for apt-get and runuser).
@@ -163,10 +168,14 @@ start_agent() {
 }
 start_agent 1 "$a2a_1"
 start_agent 2 "$a2a_2"
+declare -A mcp_pid
 for n in 1 2; do
     port_var="mcp_$n"
-    RUST_BACKTRACE=0 "$mcp_bin" --http "127.0.0.1:${!port_var}" --stateless >"$fleet/mcp-$n.log" 2>&1 &
+    RUST_BACKTRACE=0 "$mcp_bin" --http "127.0.0.1:${!port_var}" --stateless \
+        --tasks-postgres "$database" --replica-timeout-ms "$replica_timeout_ms" \
+        >"$fleet/mcp-$n.log" 2>&1 &
     pids+=("$!")
+    mcp_pid[$n]=$!
     wait_for_log "$fleet/mcp-$n.log" '^listening on' "MCP replica $n"
 done
 
@@ -223,4 +232,23 @@ if grep -qi "session not found" "$fleet"/mcp-*.log "$fleet/mcp-client.out" "$fle
     exit 1
 fi
 
-echo "fleet-peer: passed in $(($(date +%s) - started)) s (replica failover ${failover} s at a ${replica_timeout_ms} ms timeout)"
+say "MCP: tasks through the balancer (one PostgreSQL task store)"
+timeout 180 "$mcp_python" executor-core/tests/peers/mcp/tasks_client.py http \
+    "http://127.0.0.1:$mcp_lb/mcp" | tee "$fleet/mcp-tasks.out"
+say "MCP: a replica killed mid-task"
+tasks_py() { timeout 120 "$mcp_python" executor-core/tests/peers/mcp/tasks_client.py "$@"; }
+mcp_orphan=$(tasks_py start "http://127.0.0.1:$mcp_1/mcp" | tail -n 1)
+kill -9 "${mcp_pid[1]}"
+wait "${mcp_pid[1]}" 2>/dev/null || true
+killed=$(date +%s.%N)
+tasks_py await-failed "http://127.0.0.1:$mcp_2/mcp" "$mcp_orphan" "$(( replica_timeout_ms / 1000 + 15 ))"
+mcp_failover=$(python3 -c "import time; print(f'{time.time() - $killed:.1f}')")
+say "MCP: task $mcp_orphan failed ${mcp_failover} s after its replica was killed (replica timeout ${replica_timeout_ms} ms)"
+sleep 2.5 # past nginx's fail_timeout for the replica that refused connections
+tasks_py await-failed "http://127.0.0.1:$mcp_lb/mcp" "$mcp_orphan" 10
+
+say "MCP: two servers on the database read, finish and cancel each other's tasks; a dead replica's tasks fail"
+EXECUTOR_TEST_POSTGRES="$database" timeout 600 cargo test --quiet -p tool-executor \
+    --features mcp-http,task-postgres --test mcp_tasks --test task_store -- --include-ignored postgres
+
+echo "fleet-peer: passed in $(($(date +%s) - started)) s (replica failover: A2A ${failover} s, MCP ${mcp_failover} s, at a ${replica_timeout_ms} ms timeout)"

@@ -1,7 +1,8 @@
 //! Every fixture of the official MCP conformance suite (`@modelcontextprotocol/conformance`
 //! 0.1.16, its server scenarios), declared with this crate's macros and public API only:
 //! tools with text, image, audio, embedded-resource and mixed results, logging, progress,
-//! errors and sampling; prompts; resources and a template; completion; subscriptions.
+//! errors, sampling and elicitation; prompts; resources and a template; completion;
+//! subscriptions.
 //! `.ci/conformance.sh` runs the suite against it.
 //!
 //! ```text
@@ -13,8 +14,10 @@
 use std::net::SocketAddr;
 use std::time::Duration;
 
+use serde_json::{Map, Value};
 use tool_executor::McpServer;
 use tool_executor::catalog::{Catalog, PromptMessage};
+use tool_executor::elicit::{Answer, Answers, Field, Form, FormError};
 use tool_executor::mcp::ClientModel;
 use tool_executor::prelude::*;
 use tool_executor::tool::{Audio, Content, EmbeddedResource, Image, LogLevel, ResourceContents};
@@ -109,6 +112,131 @@ async fn test_sampling(
     let model = ctx.require_extension::<ClientModel>()?;
     let answer = model.ask(prompt, 100).await?;
     Ok(format!("LLM response: {answer}"))
+}
+
+/// What the user is asked for by `test_elicitation`.
+#[derive(Form)]
+struct UserInfo {
+    /// User's response
+    username: String,
+    /// User's email address
+    #[form(format = "email")]
+    email: String,
+}
+
+/// The text an elicitation fixture answers with: the action and the content.
+fn shown(answer: Answer<Map<String, Value>>) -> String {
+    let (action, content) = match answer {
+        Answer::Accepted(content) => ("accept", Value::Object(content)),
+        Answer::Declined => ("decline", json!({})),
+        Answer::Cancelled => ("cancel", json!({})),
+    };
+    format!("Elicitation completed: action={action}, content={content}")
+}
+
+/// Asks the user for their name and email (MCP elicitation).
+#[tool]
+async fn test_elicitation(
+    /// The message to show the user.
+    message: String,
+    ctx: &ToolContext,
+) -> Result<String, ToolFailure> {
+    Ok(match ctx.elicit::<UserInfo>(message).await? {
+        Answer::Accepted(user) => format!(
+            "User response: action=accept, content={}",
+            json!({"username": user.username, "email": user.email})
+        ),
+        Answer::Declined => "User response: action=decline".to_owned(),
+        Answer::Cancelled => "User response: action=cancel".to_owned(),
+    })
+}
+
+/// A form whose schema is written out: the suite's SEP-1034 and SEP-1330 forms use shapes
+/// `#[derive(Form)]` does not emit (a plain `enum` list, the deprecated `enumNames`), so these
+/// implement `Form` by hand and take the answer as it comes.
+macro_rules! written_form {
+    ($name:ident, $schema:expr) => {
+        struct $name(Map<String, Value>);
+
+        impl Form for $name {
+            fn fields() -> Vec<Field> {
+                Vec::new()
+            }
+
+            fn from_answers(_: &Answers<'_>) -> Result<Self, FormError> {
+                Ok(Self(Map::new()))
+            }
+
+            fn schema() -> Value {
+                $schema
+            }
+
+            fn decode(content: &Map<String, Value>) -> Result<Self, FormError> {
+                Ok(Self(content.clone()))
+            }
+        }
+    };
+}
+
+written_form!(
+    Defaults,
+    json!({
+        "type": "object",
+        "properties": {
+            "name": {"type": "string", "description": "User name", "default": "John Doe"},
+            "age": {"type": "integer", "description": "User age", "default": 30},
+            "score": {"type": "number", "description": "User score", "default": 95.5},
+            "status": {"type": "string", "description": "User status",
+                       "enum": ["active", "inactive", "pending"], "default": "active"},
+            "verified": {"type": "boolean", "description": "Verification status", "default": true}
+        },
+        "required": []
+    })
+);
+
+written_form!(
+    Enums,
+    json!({
+        "type": "object",
+        "properties": {
+            "untitledSingle": {"type": "string", "description": "Select one option",
+                               "enum": ["option1", "option2", "option3"]},
+            "titledSingle": {"type": "string", "description": "Select one option with titles",
+                             "oneOf": [{"const": "value1", "title": "First Option"},
+                                       {"const": "value2", "title": "Second Option"},
+                                       {"const": "value3", "title": "Third Option"}]},
+            "legacyEnum": {"type": "string", "description": "Select one option (legacy)",
+                           "enum": ["opt1", "opt2", "opt3"],
+                           "enumNames": ["Option One", "Option Two", "Option Three"]},
+            "untitledMulti": {"type": "array", "description": "Select multiple options",
+                              "minItems": 1, "maxItems": 3,
+                              "items": {"type": "string", "enum": ["option1", "option2", "option3"]}},
+            "titledMulti": {"type": "array", "description": "Select multiple options with titles",
+                            "minItems": 1, "maxItems": 3,
+                            "items": {"anyOf": [{"const": "value1", "title": "First Choice"},
+                                                {"const": "value2", "title": "Second Choice"},
+                                                {"const": "value3", "title": "Third Choice"}]}}
+        },
+        "required": []
+    })
+);
+
+/// Asks with a form whose fields have defaults (SEP-1034).
+#[tool]
+async fn test_elicitation_sep1034_defaults(ctx: &ToolContext) -> Result<String, ToolFailure> {
+    let answer = ctx
+        .elicit::<Defaults>("Please review and update the form fields with defaults")
+        .await?;
+    Ok(shown(answer.map(|form| form.0)))
+}
+
+/// Asks with every enum shape (SEP-1330).
+#[tool]
+async fn test_elicitation_sep1330_enums(ctx: &ToolContext) -> Result<String, ToolFailure> {
+    let answer = ctx
+        .elicit::<Enums>("Please select options from the enum fields")
+        .await?;
+    Ok(shown(answer.map(|form| form.0)))
 }
 
 // ---- prompts ----
@@ -225,6 +353,9 @@ fn server() -> McpServer {
         test_tool_with_progress,
         test_error_handling,
         test_sampling,
+        test_elicitation,
+        test_elicitation_sep1034_defaults,
+        test_elicitation_sep1330_enums,
     ];
     let catalog: Catalog = catalog![
         test_simple_prompt,

@@ -4,6 +4,9 @@
 //! cargo run -p examples --example mcp_server                        # stdio
 //! cargo run -p examples --example mcp_server -- --http 127.0.0.1:8080   # POST http://127.0.0.1:8080/mcp
 //! cargo run -p examples --example mcp_server -- --http 127.0.0.1:8080 --stateless  # no sessions
+//! # replicas sharing their tasks (`report`) in PostgreSQL:
+//! cargo run -p examples --features postgres --example mcp_server -- --http 127.0.0.1:8080 \
+//!     --stateless --tasks-postgres postgres://mcp@db:5432/tasks
 //! ```
 
 use std::net::SocketAddr;
@@ -156,7 +159,66 @@ fn boom() -> String {
 }
 
 fn usage() -> ! {
-    eprintln!("usage: mcp_server [--http HOST:PORT [--stateless]]");
+    eprintln!(
+        "usage: mcp_server [--http HOST:PORT [--stateless] [--tasks-postgres URL [--replica-timeout-ms N]]]"
+    );
+    std::process::exit(2)
+}
+
+/// What follows `--http HOST:PORT`.
+#[derive(Default)]
+struct HttpOptions<'a> {
+    stateless: bool,
+    postgres: Option<&'a str>,
+    replica_timeout: Option<Duration>,
+}
+
+fn http_options<'a>(mut rest: &[&'a str]) -> HttpOptions<'a> {
+    let mut options = HttpOptions::default();
+    loop {
+        rest = match rest {
+            [] => return options,
+            ["--stateless", more @ ..] => {
+                options.stateless = true;
+                more
+            }
+            ["--tasks-postgres", url, more @ ..] => {
+                options.postgres = Some(url);
+                more
+            }
+            ["--replica-timeout-ms", ms, more @ ..] => {
+                let ms = ms.parse().unwrap_or_else(|_| usage());
+                options.replica_timeout = Some(Duration::from_millis(ms));
+                more
+            }
+            _ => usage(),
+        };
+    }
+}
+
+/// Keeps the server's tasks in PostgreSQL at `url`, shared by every replica on it.
+#[cfg(feature = "postgres")]
+async fn tasks_in(
+    server: tool_executor::McpServer,
+    url: &str,
+    replica_timeout: Option<Duration>,
+) -> std::io::Result<tool_executor::McpServer> {
+    use tool_executor::task::{DEFAULT_REPLICA_TIMEOUT, PostgresTaskStore, Tasks};
+    let timeout = replica_timeout.unwrap_or(DEFAULT_REPLICA_TIMEOUT);
+    let store = PostgresTaskStore::connect_with(url, timeout)
+        .await
+        .map_err(std::io::Error::other)?;
+    Ok(server.with_tasks(Tasks::new(store)))
+}
+
+#[cfg(not(feature = "postgres"))]
+#[allow(clippy::unused_async)] // the `postgres` variant's signature, so one call site serves both
+async fn tasks_in(
+    _: tool_executor::McpServer,
+    _: &str,
+    _: Option<Duration>,
+) -> std::io::Result<tool_executor::McpServer> {
+    eprintln!("--tasks-postgres needs the `postgres` feature");
     std::process::exit(2)
 }
 
@@ -176,12 +238,12 @@ async fn main() -> std::io::Result<()> {
     match args.as_slice() {
         [] => server.serve_stdio().await,
         ["--http", addr, rest @ ..] => {
-            let stateless = match rest {
-                [] => false,
-                ["--stateless"] => true,
-                _ => usage(),
+            let options = http_options(rest);
+            let server = server.with_stateless_http(options.stateless);
+            let server = match options.postgres {
+                Some(url) => tasks_in(server, url, options.replica_timeout).await?,
+                None => server,
             };
-            let server = server.with_stateless_http(stateless);
             let addr: SocketAddr = addr.parse().unwrap_or_else(|_| usage());
             let listener = tokio::net::TcpListener::bind(addr).await?;
             // The peer script waits for this line before connecting.

@@ -460,3 +460,4 @@ pub mod provider {
 
 pub mod http;
 pub mod load;
+pub mod tasks;

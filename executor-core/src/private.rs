@@ -46,11 +46,11 @@ pub use crate::catalog::{
 };
 pub use crate::failure::{FailureCodes, FailureKind, ToolFailure};
 pub use crate::task::{TaskSpec, TaskSupport};
-pub use crate::tool::ResourceContents;
 pub use crate::tool::{
     BoxFuture, ContextExecutor, SpecList, Tool, ToolAnnotations, ToolContext, ToolExecution,
     ToolSpec, ToolStreamChunk,
 };
+pub use crate::tool::{Icon, ResourceContents};
 pub use ::core::default::Default;
 pub use ::std::borrow::Cow;
 pub use ::std::string::String;

@@ -723,3 +723,57 @@ fn assert_contract_passes_on_a_matching_lock() {
     tool_executor::assert_contract!(tools, &path);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+// ---- Task support ----
+
+mod export_plain {
+    use tool_executor::tool;
+    /// Exports the notes.
+    #[tool]
+    pub fn export(format: String) -> String {
+        format
+    }
+}
+
+mod export_optional {
+    use tool_executor::tool;
+    /// Exports the notes.
+    #[tool(task = "optional", ttl = "1h")]
+    pub fn export(format: String) -> String {
+        format
+    }
+}
+
+mod export_required {
+    use tool_executor::tool;
+    /// Exports the notes.
+    #[tool(task = "required", poll = "5s")]
+    pub fn export(format: String) -> String {
+        format
+    }
+}
+
+#[test]
+fn a_tool_made_task_only_is_breaking_and_the_rest_of_task_support_additive() {
+    let plain = toolset![export_plain::export];
+    let optional = toolset![export_optional::export];
+    let required = toolset![export_required::export];
+    assert_eq!(
+        changes(&plain, &required),
+        ["breaking export/taskSupport: task support forbidden → required"]
+    );
+    assert_eq!(
+        changes(&optional, &required),
+        ["breaking export/taskSupport: task support optional → required"]
+    );
+    assert_eq!(
+        changes(&plain, &optional),
+        ["additive export/taskSupport: task support forbidden → optional"]
+    );
+    assert_eq!(
+        changes(&required, &plain),
+        ["additive export/taskSupport: task support required → forbidden"]
+    );
+    let lock = required.contract().to_json();
+    assert!(lock.contains("\"taskSupport\": \"required\""), "{lock}");
+}

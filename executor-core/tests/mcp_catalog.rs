@@ -23,7 +23,7 @@ fn chart() -> Image {
 }
 
 /// A beep.
-#[tool]
+#[tool(icon = "https://example.com/beep.svg")]
 fn beep() -> Audio {
     Audio::from_base64("UklGRg==", "audio/wav")
 }
@@ -71,7 +71,7 @@ fn colors(prefix: &str) -> Vec<String> {
 }
 
 /// Paints something.
-#[prompt(title = "Paint")]
+#[prompt(title = "Paint", icon = "https://example.com/paint.png")]
 async fn paint(
     /// What to paint.
     subject: String,
@@ -94,7 +94,12 @@ fn refuse() -> Result<String, ToolFailure> {
 }
 
 /// The readme.
-#[resource(uri = "docs://readme", mime_type = "text/markdown", title = "README")]
+#[resource(
+    uri = "docs://readme",
+    mime_type = "text/markdown",
+    title = "README",
+    icon = "data:image/png;base64,AA=="
+)]
 fn readme() -> String {
     "# Hi".into()
 }
@@ -139,6 +144,15 @@ async fn initialize_declares_prompts_resources_logging_and_completions() {
     assert_eq!(caps["resources"], json!({"subscribe": true}));
     assert_eq!(caps["logging"], json!({}));
     assert_eq!(caps["completions"], json!({}));
+    // The server's own icon.
+    let icon = tool_executor::tool::Icon::new("https://example.com/s.svg")
+        .with_mime_type("image/svg+xml")
+        .with_sizes(["any"]);
+    let with_icon = server().with_icon(icon).test_client().await.unwrap();
+    assert_eq!(
+        with_icon.initialize_result()["serverInfo"]["icons"],
+        json!([{"src": "https://example.com/s.svg", "mimeType": "image/svg+xml", "sizes": ["any"]}])
+    );
     // A server without a catalog declares logging only.
     let bare = McpServer::new(toolset![beep]).test_client().await.unwrap();
     let caps = &bare.initialize_result()["capabilities"];
@@ -178,6 +192,11 @@ async fn rich_results_are_content_blocks_without_structured_content_or_output_sc
             None,
             json!(false)
         )
+    );
+    let beep = tools.iter().find(|t| t["name"] == "beep").unwrap();
+    assert_eq!(
+        beep["icons"],
+        json!([{"src": "https://example.com/beep.svg"}])
     );
     let r = client.call_tool("beep", json!({})).await.unwrap();
     assert_eq!(
@@ -257,6 +276,7 @@ async fn prompts_list_and_get() {
         client.list_prompts().await.unwrap(),
         vec![
             json!({"name": "paint", "title": "Paint", "description": "Paints something.",
+            "icons": [{"src": "https://example.com/paint.png"}],
             "arguments": [
                 {"name": "subject", "description": "What to paint.", "required": true},
                 {"name": "color", "description": "Which color.", "required": false}
@@ -295,7 +315,8 @@ async fn resources_list_read_and_templates() {
         client.list_resources().await.unwrap(),
         vec![
             json!({"uri": "docs://readme", "name": "readme", "title": "README",
-                   "description": "The readme.", "mimeType": "text/markdown"}),
+                   "description": "The readme.", "mimeType": "text/markdown",
+                   "icons": [{"src": "data:image/png;base64,AA=="}]}),
             json!({"uri": "docs://logo", "name": "logo", "description": "Raw bytes.", "mimeType": "image/png"}),
         ]
     );
@@ -383,15 +404,29 @@ async fn a_server_without_a_catalog_refuses_prompts_and_resources() {
     );
 }
 
+/// Asks the client's model.
+#[tool]
+async fn ask(ctx: &ToolContext) -> Result<String, ToolFailure> {
+    let model = ctx.require_extension::<tool_executor::mcp::ClientModel>()?;
+    model.ask("hello", 10).await
+}
+
 #[tokio::test]
-async fn sampling_reaches_the_client_which_refuses_it_and_the_tool_reports_that() {
-    /// Asks the client's model.
-    #[tool]
-    async fn ask(ctx: &ToolContext) -> Result<String, ToolFailure> {
-        let model = ctx.require_extension::<tool_executor::mcp::ClientModel>()?;
-        model.ask("hello", 10).await
-    }
+async fn sampling_needs_a_client_that_declared_it() {
+    // The test client declares no capabilities: the tool gets no `ClientModel`.
     let mut client = McpServer::new(toolset![ask]).test_client().await.unwrap();
+    let r = client.call_tool("ask", json!({})).await.unwrap();
+    assert_eq!(r["isError"], json!(true));
+    assert_eq!(r["_meta"]["executor/failure"]["code"], "missing_extension");
+}
+
+#[tokio::test]
+async fn sampling_reaches_a_client_that_declared_it() {
+    let mut client = McpServer::new(toolset![ask])
+        .test_client_with_capabilities(json!({"sampling": {}}))
+        .await
+        .unwrap();
+    // The test client refuses the server's request; the tool reports that.
     let r = client.call_tool("ask", json!({})).await.unwrap();
     assert_eq!(r["isError"], json!(true));
     let text = r["content"][0]["text"].as_str().unwrap();
@@ -435,4 +470,41 @@ fn the_catalog_stands_alone() {
     assert_eq!(catalog.templates().count(), 1);
     assert!(catalog.serves("notes://a/1"));
     assert!(!catalog.serves("notes://a"));
+}
+
+#[tokio::test]
+async fn list_results_carry_the_servers_ttl_and_cache_scope() {
+    use tool_executor::mcp::CacheScope;
+    let plain = server();
+    let mut client = plain.test_client().await.unwrap();
+    let listed = client.request("prompts/list", json!({})).await.unwrap();
+    assert_eq!(
+        (listed.get("ttlMs"), listed.get("cacheScope")),
+        (None, None)
+    );
+    let cached = server().with_list_ttl(Duration::from_secs(60), CacheScope::Public);
+    let mut client = cached.test_client().await.unwrap();
+    for method in [
+        "tools/list",
+        "prompts/list",
+        "resources/list",
+        "resources/templates/list",
+    ] {
+        let listed = client.request(method, json!({})).await.unwrap();
+        assert_eq!(
+            (listed["ttlMs"].clone(), listed["cacheScope"].clone()),
+            (json!(60_000), json!("public")),
+            "{method}"
+        );
+    }
+    // The setting survives a later `with_catalog`, and the catalog a later setting.
+    let later = McpServer::new(toolset![beep])
+        .with_list_ttl(Duration::from_millis(5), CacheScope::Private)
+        .with_catalog(catalog![readme]);
+    let mut client = later.test_client().await.unwrap();
+    let listed = client.request("resources/list", json!({})).await.unwrap();
+    assert_eq!(
+        (listed["ttlMs"].clone(), listed["cacheScope"].clone()),
+        (json!(5), json!("private"))
+    );
 }

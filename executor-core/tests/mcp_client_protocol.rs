@@ -233,14 +233,29 @@ async fn demo_http(extra: &[&str]) -> (Child, String) {
     (child, url)
 }
 
-/// The six demo tools are listed (their names: `mcp_stdio_demo.rs`), `add` answers and
+/// The seven demo tools are listed (their names: `mcp_stdio_demo.rs`), `add` answers,
+/// `report` runs as a task our client follows to its result (when `tasks`: a client declares
+/// the extension on each 2026-07-28 request, or once at `initialize` for a session; a
+/// stateless server keeps no `initialize`, so there a 2025-11-25 client gets -32021), and
 /// `slow` streams its ten progress reports.
-async fn assert_demo_serves(demo: &McpToolExecutor) {
-    assert_eq!(demo.specs().len(), 6);
+async fn assert_demo_serves(demo: &McpToolExecutor, tasks: bool) {
+    assert_eq!(demo.specs().len(), 7);
     assert_eq!(
         demo.execute("add", &json!({"a": 2, "b": 40})).await,
         Ok(json!(42))
     );
+    let report = demo
+        .execute("report", &json!({"topic": "q3", "seconds": 1}))
+        .await;
+    if tasks {
+        assert_eq!(report, Ok(json!("report on q3: 1 sections")));
+    } else {
+        let error = report.unwrap_err();
+        assert!(
+            error.contains("Missing required client capability"),
+            "{error}"
+        );
+    }
     let mut rx = demo
         .execute_stream("slow", &json!({"seconds": 1}), "a-1")
         .await
@@ -274,10 +289,10 @@ async fn the_demo_on_stdio_negotiates_2026_07_28_and_still_takes_initialize() {
     let config = McpServerConfig::stdio("demo", demo_bin());
     let modern = connect_demo(config.clone(), McpProtocol::Auto).await;
     assert_eq!(modern.protocol_version(), "2026-07-28");
-    assert_demo_serves(&modern).await;
+    assert_demo_serves(&modern, true).await;
     let legacy = connect_demo(config, McpProtocol::Initialize).await;
     assert_eq!(legacy.protocol_version(), "2025-11-25");
-    assert_demo_serves(&legacy).await;
+    assert_demo_serves(&legacy, true).await;
 }
 
 #[tokio::test]
@@ -288,9 +303,9 @@ async fn the_demo_on_http_negotiates_2026_07_28_stateful_and_stateless() {
         let config = McpServerConfig::http("demo", url);
         let modern = connect_demo(config.clone(), McpProtocol::Auto).await;
         assert_eq!(modern.protocol_version(), "2026-07-28", "{extra:?}");
-        assert_demo_serves(&modern).await;
+        assert_demo_serves(&modern, true).await;
         let legacy = connect_demo(config, McpProtocol::Initialize).await;
         assert_eq!(legacy.protocol_version(), "2025-11-25", "{extra:?}");
-        assert_demo_serves(&legacy).await;
+        assert_demo_serves(&legacy, extra.is_empty()).await;
     }
 }

@@ -656,6 +656,74 @@ async fn a_refused_token_is_a_connect_error_naming_the_challenge() {
     );
 }
 
+/// Tokens for `resource`: every scope until `downgraded`, then `notes:read` only.
+struct Downgrading {
+    resource: String,
+    downgraded: Arc<AtomicBool>,
+}
+
+impl tool_executor::auth::TokenProvider for Downgrading {
+    fn token<'a>(
+        &'a self,
+        _resource: &'a str,
+        _challenge: Option<&'a str>,
+        _stale: Option<&'a str>,
+    ) -> tool_executor::tool::BoxFuture<'a, Result<String, String>> {
+        let scope = if self.downgraded.load(Ordering::SeqCst) {
+            "notes:read"
+        } else {
+            "notes:read notes:write"
+        };
+        let token = token(TEST_KEY, "test-key", &self.resource, scope, 300);
+        Box::pin(async move { Ok(token) })
+    }
+}
+
+#[tokio::test]
+async fn a_403_is_a_terminal_insufficient_scope_failure_and_the_connection_stays() {
+    use tool_executor::mcp::{McpServerConfig, McpToolExecutor};
+
+    let issuer = Issuer::start().await;
+    let served = serve_jwks(&issuer).await;
+    let downgraded = Arc::new(AtomicBool::new(false));
+    let tokens = Downgrading {
+        resource: served.resource.clone(),
+        downgraded: Arc::clone(&downgraded),
+    };
+    let config =
+        McpServerConfig::http("notes", served.resource.clone()).with_token_provider(tokens);
+    let remote = McpToolExecutor::connect(config).await.expect("connect");
+    assert!(remote.specs().iter().any(|s| s.name == "delete_note"));
+    // The grant shrinks: the server now refuses `delete_note` with 403, asked twice.
+    downgraded.store(true, Ordering::SeqCst);
+    let refused = remote
+        .execute_with_context("delete_note", &json!({"id": 7}), ToolContext::new())
+        .await
+        .unwrap_err();
+    assert_eq!(
+        refused.code(),
+        "insufficient_scope",
+        "{}",
+        refused.message()
+    );
+    assert_eq!(
+        refused.classification(),
+        tool_executor::Classification::Terminal
+    );
+    assert!(
+        refused.message().contains("scope=\"notes:write\""),
+        "the challenge names the scope: {}",
+        refused.message()
+    );
+    assert!(!DELETED.load(Ordering::SeqCst));
+    // Not a transport failure: the same connection serves what the token may call.
+    let out = remote
+        .execute_with_context("read_note", &json!({"id": 8}), ToolContext::new())
+        .await
+        .unwrap();
+    assert_eq!(out.output, json!("note 8"));
+}
+
 #[tokio::test]
 async fn our_client_refuses_to_send_credentials_to_another_issuer() {
     use tool_executor::auth::ClientCredentials;

@@ -8,7 +8,7 @@ mod stdio_support;
 
 use std::net::SocketAddr;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Mutex;
 use std::time::Duration;
 
 use http_wire::{Body, Conn};
@@ -60,22 +60,34 @@ async fn brief() -> String {
     std::future::pending().await
 }
 
-/// Set when a `watched` call's future is dropped.
-static WATCHED_DROPPED: AtomicBool = AtomicBool::new(false);
+/// The keys of the `held` calls whose futures were dropped.
+static DROPPED: Mutex<Vec<String>> = Mutex::new(Vec::new());
 
-struct Watch;
+/// Records its key in [`DROPPED`] when dropped.
+struct Held(String);
 
-impl Drop for Watch {
+impl Drop for Held {
     fn drop(&mut self) {
-        WATCHED_DROPPED.store(true, Ordering::SeqCst);
+        DROPPED.lock().unwrap().push(std::mem::take(&mut self.0));
     }
 }
 
-/// Never ends unless cancelled; notes when it is.
+/// Never ends unless cancelled; notes `key` when it is.
 #[tool(task = "required", poll = "20ms")]
-async fn watched() -> String {
-    let _watch = Watch;
+async fn held(key: String) -> String {
+    let _held = Held(key);
     std::future::pending().await
+}
+
+/// Waits until the `held` call with `key` has been dropped.
+async fn until_dropped(key: &str) {
+    tokio::time::timeout(WAIT, async {
+        while !DROPPED.lock().unwrap().iter().any(|k| k == key) {
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+    })
+    .await
+    .unwrap_or_else(|_| panic!("the `held` call `{key}` was never dropped"));
 }
 
 /// Never a task.
@@ -85,7 +97,7 @@ fn plain() -> &'static str {
 }
 
 fn server() -> McpServer {
-    tool_executor::mcp_server!(toolset![report, add, hang, refuse, brief, watched, plain])
+    tool_executor::mcp_server!(toolset![report, add, hang, refuse, brief, held, plain])
 }
 
 /// The per-request `_meta` of 2026-07-28, declaring the tasks extension or not.
@@ -415,20 +427,30 @@ async fn two_replicas_on_one_store_read_and_cancel_each_others_tasks() {
     };
     let (one, stop_one) = serve_http(replica(&store)).await;
     let (two, stop_two) = serve_http(replica(&store)).await;
+    across_replicas(one, two, "memory").await;
+    stop_one.cancel();
+    stop_two.cancel();
+}
+
+/// What two replicas on one store show: a task created on `one` is found on `two` at once
+/// (durable before return) and finished there; one cancelled through `two` is marked there,
+/// and `one`, which runs it, stops the call when it next reads the record (`key` names the
+/// `held` call).
+async fn across_replicas(one: SocketAddr, two: SocketAddr, key: &str) {
     let params = json!({"name": "add", "arguments": {"a": 20, "b": 22}, "_meta": meta(true)});
     let id = created(&post(one, "tools/call", "add", params).await, 300_000, 20);
+    let params = json!({"taskId": id, "_meta": meta(true)});
+    let first = post(two, "tasks/get", &id, params).await;
+    assert_eq!(first["result"]["taskId"], id.as_str(), "{first}");
     let done = get_until(two, &id, "completed").await;
     assert_eq!(done["result"]["structuredContent"], json!({"result": 42}));
 
-    // Cancelled through the other replica: marked there, and the replica running it stops the
-    // call when it next reads the record (its record stays cancelled).
-    let params = json!({"name": "hang", "arguments": {}, "_meta": meta(true)});
-    let id = created(&post(one, "tools/call", "hang", params).await, 300_000, 20);
+    let params = json!({"name": "held", "arguments": {"key": key}, "_meta": meta(true)});
+    let id = created(&post(one, "tools/call", "held", params).await, 300_000, 20);
     let params = json!({"taskId": id, "_meta": meta(true)});
     post(two, "tasks/cancel", &id, params).await;
     get_until(one, &id, "cancelled").await;
-    stop_one.cancel();
-    stop_two.cancel();
+    until_dropped(key).await;
 }
 
 /// Our client on `server` over streamable HTTP (stateful, or stateless).
@@ -502,15 +524,46 @@ async fn a_call_our_client_stops_waiting_for_cancels_its_task() {
     let (executor, shutdown) = client(true).await;
     let ctx = ToolContext::new().with_timeout(Duration::from_millis(200));
     let outcome = executor
-        .execute_with_context("watched", &json!({}), ctx)
+        .execute_with_context("held", &json!({"key": "client"}), ctx)
         .await;
     assert_eq!(outcome.unwrap_err().kind(), FailureKind::Timeout);
-    tokio::time::timeout(WAIT, async {
-        while !WATCHED_DROPPED.load(Ordering::SeqCst) {
-            tokio::time::sleep(Duration::from_millis(10)).await;
+    // tasks/cancel reached the server, which dropped the call.
+    until_dropped("client").await;
+    shutdown.cancel();
+}
+
+/// Two replicas, each with its own pool, on one PostgreSQL database (the URL in
+/// `EXECUTOR_TEST_POSTGRES`; `.ci/fleet-peer.sh` sets it): a task created on one is read,
+/// finished and cancelled through the other, and a task past its TTL is gone from both.
+#[cfg(feature = "task-postgres")]
+#[tokio::test]
+#[ignore = "needs EXECUTOR_TEST_POSTGRES (a PostgreSQL URL); run by .ci/fleet-peer.sh"]
+async fn two_replicas_on_postgres_read_finish_and_cancel_each_others_tasks() {
+    use tool_executor::task::PostgresTaskStore;
+    let url = std::env::var("EXECUTOR_TEST_POSTGRES").expect("EXECUTOR_TEST_POSTGRES");
+    let replica = || async {
+        let store = PostgresTaskStore::connect(&url).await.expect("PostgreSQL");
+        serve_http(server().with_tasks(Tasks::new(store))).await
+    };
+    let (one, stop_one) = replica().await;
+    let (two, stop_two) = replica().await;
+    across_replicas(one, two, "postgres").await;
+
+    let params = json!({"name": "brief", "arguments": {}, "_meta": meta(true)});
+    let id = created(&post(one, "tools/call", "brief", params).await, 300, 20);
+    let gone = tokio::time::timeout(WAIT, async {
+        loop {
+            let params = json!({"taskId": id, "_meta": meta(true)});
+            let reply = post(two, "tasks/get", &id, params).await;
+            if reply.get("error").is_some() {
+                return reply;
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
         }
     })
     .await
-    .expect("tasks/cancel reached the server, which dropped the call");
-    shutdown.cancel();
+    .expect("the task expires");
+    assert_eq!(gone["error"]["code"], -32602, "{gone}");
+    stop_one.cancel();
+    stop_two.cancel();
 }

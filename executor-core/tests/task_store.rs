@@ -173,3 +173,71 @@ async fn a_task_is_a_handle_and_its_record_follows_it() {
         "an ended task's handle is let go"
     );
 }
+
+/// A task id no earlier run used (the PostgreSQL table outlives a test run).
+#[cfg(feature = "task-postgres")]
+fn unique_id() -> TaskId {
+    let nanos = SystemTime::now()
+        .duration_since(SystemTime::UNIX_EPOCH)
+        .unwrap()
+        .as_nanos();
+    let id = fresh_id().to_string();
+    // The clock's low 64 bits: distinct between runs.
+    let low = nanos & u128::from(u64::MAX);
+    format!("{low:016x}{}", &id[16..]).parse().unwrap()
+}
+
+/// A replica whose store stops beating (dropped, as a killed process stops) has its unfinished
+/// tasks failed by another replica on the database within the replica timeout and a beat; its
+/// finished ones are left as they were. Needs `EXECUTOR_TEST_POSTGRES` (`.ci/fleet-peer.sh`).
+#[cfg(feature = "task-postgres")]
+#[tokio::test]
+#[ignore = "needs EXECUTOR_TEST_POSTGRES (a PostgreSQL URL); run by .ci/fleet-peer.sh"]
+async fn on_postgres_a_dead_replicas_unfinished_tasks_are_failed_by_another() {
+    use tool_executor::task::PostgresTaskStore;
+    let url = std::env::var("EXECUTOR_TEST_POSTGRES").expect("EXECUTOR_TEST_POSTGRES");
+    let timeout = Duration::from_millis(300);
+    let dead = PostgresTaskStore::connect_with(&url, timeout)
+        .await
+        .unwrap();
+    let live = PostgresTaskStore::connect_with(&url, timeout)
+        .await
+        .unwrap();
+    let hour = Duration::from_secs(3600);
+    let mut running = record(hour);
+    running.id = unique_id();
+    let mut done = finished(record(hour));
+    done.id = unique_id();
+    dead.create(running.clone()).await.unwrap();
+    dead.create(done.clone()).await.unwrap();
+    assert_eq!(
+        live.get(running.id).await.unwrap().map(|r| r.status),
+        Some(TaskStatus::Working)
+    );
+    drop(dead);
+    let failed = tokio::time::timeout(Duration::from_secs(10), async {
+        loop {
+            let r = live.get(running.id).await.unwrap().unwrap();
+            if r.status != TaskStatus::Working {
+                return r;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    })
+    .await
+    .expect("the other replica fails the task");
+    assert_eq!(failed.status, TaskStatus::Failed);
+    let Some(TaskOutcome::Error(error)) = &failed.outcome else {
+        panic!("a JSON-RPC error: {failed:?}");
+    };
+    assert_eq!(error["code"], -32603);
+    assert_eq!(error["data"], json!({"code": "replica_lost"}));
+    assert!(
+        error["message"]
+            .as_str()
+            .unwrap()
+            .contains("no heartbeat for 300 ms"),
+        "{error:?}"
+    );
+    assert_eq!(live.get(done.id).await.unwrap(), Some(done));
+}

@@ -199,6 +199,14 @@ fn owned_type(ty: &Type) -> Option<Type> {
     })
 }
 
+/// `__rt::vec![__rt::Icon::new(src)]`, or an empty `Vec`.
+pub fn icons(icon: Option<&LitStr>) -> TokenStream {
+    icon.map_or_else(
+        || quote!(__rt::Vec::new()),
+        |src| quote!(__rt::vec![__rt::Icon::new(#src)]),
+    )
+}
+
 /// `__rt::Some(__rt::String::from(value))`, or `__rt::None`.
 pub fn optional_string(value: Option<impl quote::ToTokens>) -> TokenStream {
     value.map_or_else(

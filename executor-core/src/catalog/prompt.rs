@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use crate::failure::ToolFailure;
-use crate::tool::{BoxFuture, Content, Role};
+use crate::tool::{BoxFuture, Content, Icon, Role};
 
 /// One argument of a prompt. MCP prompt arguments are strings.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -33,6 +33,9 @@ pub struct PromptSpec {
     /// Its arguments, in the function's order.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub arguments: Vec<PromptArgument>,
+    /// Icons a client may show for it (`#[prompt(icon = "…")]`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub icons: Vec<Icon>,
 }
 
 /// One message of a prompt's result.

@@ -4,7 +4,7 @@
 use serde_json::{Map, Value};
 
 use crate::failure::ToolFailure;
-use crate::tool::{BoxFuture, ResourceContents};
+use crate::tool::{BoxFuture, Icon, ResourceContents};
 
 /// A URI template of MCP's resource templates (RFC 6570 level 1): literal text and
 /// `{name}` variables, each matching one or more characters other than `/`.
@@ -152,6 +152,8 @@ pub struct ResourceSpec {
     pub description: Option<String>,
     /// The MIME type of its contents.
     pub mime_type: Option<String>,
+    /// Icons a client may show for it (`#[resource(icon = "…")]`).
+    pub icons: Vec<Icon>,
 }
 
 /// What a `#[resource]` function may return: a text (with the resource's MIME type), bytes

@@ -80,7 +80,7 @@ fn strip_dialects(entry: &Value) -> Value {
 
 /// The keys of a tool's entry the rules below read; any other key that differs (a field a
 /// later version adds) is reported for review.
-const ENTRY_KEYS: [&str; 8] = [
+const ENTRY_KEYS: [&str; 9] = [
     "description",
     "scopes",
     "inputSchema",
@@ -88,6 +88,7 @@ const ENTRY_KEYS: [&str; 8] = [
     "annotations",
     "failureCodes",
     "timeoutMs",
+    "taskSupport",
     "dialects",
 ];
 
@@ -108,6 +109,7 @@ fn tool(name: &str, old: &Value, new: &Value) -> Vec<Change> {
     failure_codes(name, old, new, &mut out);
     scopes(name, old, new, &mut out);
     timeout(name, old, new, &mut out);
+    task_support(name, old, new, &mut out);
     super::dialect::compare(name, old, new, [&input, &output], &mut out);
     let keys: BTreeSet<&String> = obj(old).keys().chain(obj(new).keys()).collect();
     for key in keys {
@@ -274,6 +276,29 @@ fn failure_codes(name: &str, old: &Value, new: &Value, out: &mut Vec<Change>) {
         let what = format!("failure code `{code}` added");
         out.push(change(ChangeClass::Additive, name, "/failureCodes", what));
     }
+}
+
+/// Becoming `required` breaks every client that does not declare the tasks extension (its calls
+/// now fail with -32021); any other change only changes what a declaring client may get back,
+/// which it handles either way.
+fn task_support(name: &str, old: &Value, new: &Value, out: &mut Vec<Change>) {
+    let support = |v: &Value| {
+        v.get("taskSupport")
+            .and_then(Value::as_str)
+            .unwrap_or("forbidden")
+            .to_owned()
+    };
+    let (o, n) = (support(old), support(new));
+    if o == n {
+        return;
+    }
+    let class = if n == "required" {
+        ChangeClass::Breaking
+    } else {
+        ChangeClass::Additive
+    };
+    let what = format!("task support {o} → {n}");
+    out.push(change(class, name, "/taskSupport", what));
 }
 
 fn timeout(name: &str, old: &Value, new: &Value, out: &mut Vec<Change>) {

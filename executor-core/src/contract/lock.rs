@@ -13,7 +13,8 @@
 //!       "inputSchema": {…},
 //!       "outputSchema": {…},          // absent when the tool declares none
 //!       "scopes": ["…"],              // OAuth scopes a caller needs, sorted (absent when none)
-//!       "timeoutMs": 1000             // absent when the tool has no limit of its own
+//!       "timeoutMs": 1000,            // absent when the tool has no limit of its own
+//!       "taskSupport": "required"     // "optional" or "required"; absent when never a task
 //!     }
 //!   }
 //! }
@@ -32,6 +33,7 @@ use std::sync::Arc;
 use serde_json::{Map, Value, json};
 
 use crate::provider::{Definitions, Provider};
+use crate::task::TaskSupport;
 use crate::tool::{ToolExecutor, ToolSet, ToolSpec};
 
 /// The version of the lock's layout this crate writes and reads.
@@ -172,6 +174,13 @@ fn entry(spec: &ToolSpec) -> Value {
     if let Some(timeout) = spec.timeout {
         let ms = u64::try_from(timeout.as_millis()).unwrap_or(u64::MAX);
         entry.insert("timeoutMs".into(), ms.into());
+    }
+    // Whether calls may or must be tasks (a task's TTL and poll interval are hints, not
+    // contract).
+    let support = spec.task_support();
+    if support != TaskSupport::Forbidden {
+        let text = serde_json::to_value(support).unwrap_or_default();
+        entry.insert("taskSupport".into(), text);
     }
     entry.insert("dialects".into(), Value::Object(dialects(spec)));
     Value::Object(entry)

@@ -97,7 +97,7 @@ impl ToolContext {
     /// [`ElicitError::Unsupported`] when the transport or client cannot ask (at once, never a
     /// wait), [`ElicitError::InvalidAnswer`] when the content does not fit the form,
     /// [`ElicitError::Failed`] when carrying the question failed. Each converts into a
-    /// [`ToolFailure`](crate::ToolFailure) with `?`.
+    /// [`ToolFailure`](struct@crate::ToolFailure) with `?`.
     pub async fn elicit<T: Form>(
         &self,
         message: impl Into<String>,

@@ -11,7 +11,7 @@ use std::sync::atomic::Ordering;
 use std::sync::{Arc, PoisonError};
 
 use rmcp::model::{
-    CompleteRequestParams, CompleteResult, CompletionInfo, ErrorCode, ErrorData,
+    CacheScope, CompleteRequestParams, CompleteResult, CompletionInfo, ErrorCode, ErrorData,
     GetPromptRequestParams, GetPromptResult, ListPromptsResult, ListResourceTemplatesResult,
     ListResourcesResult, LoggingLevel, LoggingMessageNotificationParam, ReadResourceRequestParams,
     ReadResourceResult, Reference, ResourceUpdatedNotificationParam,
@@ -20,7 +20,7 @@ use rmcp::service::{Peer, RequestContext, RoleServer};
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 
-use super::offer::{MAX_LOG_LEVELS, MAX_SUBSCRIPTIONS, Offer};
+use super::offer::{MAX_LOG_LEVELS, MAX_SUBSCRIPTIONS};
 use super::server::McpServer;
 use crate::catalog::{Catalog, CatalogError, CompletionRef, ResourceSpec, ResourceUri};
 use crate::failure::{FailureKind, ToolFailure};
@@ -72,9 +72,10 @@ impl LogSink for McpLog {
 }
 
 /// A tool's way to ask the client's model (MCP sampling, `sampling/createMessage`), attached
-/// to every call an [`McpServer`] serves with a session. Sampling is deprecated in MCP
-/// 2026-07-28 and works on 2025-11-25 sessions only: on a 2026-07-28 connection, or a stateless
-/// server, [`ask`](Self::ask) fails.
+/// to the calls an [`McpServer`] serves for a client that declared the `sampling` capability
+/// (`ctx.require_extension::<ClientModel>()` fails with `missing_extension` for any other).
+/// Sampling is deprecated in MCP 2026-07-28 and works on 2025-11-25 sessions only: on a
+/// 2026-07-28 connection, or a stateless server, [`ask`](Self::ask) fails.
 ///
 /// ```
 /// use tool_executor::mcp::ClientModel;
@@ -131,7 +132,33 @@ impl McpServer {
     /// `completion/complete` and resource subscriptions (see [`Catalog`]).
     #[must_use]
     pub fn with_catalog(self, catalog: Catalog) -> Self {
-        self.edit(|inner| inner.offer = Arc::new(Offer::with_catalog(catalog)))
+        self.edit(|inner| inner.offer = Arc::new(inner.offer.with_catalog(catalog)))
+    }
+
+    /// Adds an icon to the server's `serverInfo` (an `https:` or `data:` image).
+    #[must_use]
+    pub fn with_icon(self, icon: crate::tool::Icon) -> Self {
+        // Both are MCP's `Icon`.
+        let icon = serde_json::to_value(icon).and_then(serde_json::from_value::<rmcp::model::Icon>);
+        self.edit(|inner| {
+            if let Ok(icon) = icon {
+                inner.info.icons.get_or_insert_with(Vec::new).push(icon);
+            }
+        })
+    }
+
+    /// How long clients may keep `tools/list`, `prompts/list`, `resources/list` and
+    /// `resources/templates/list` results (`ttlMs`), and who may share a cached copy
+    /// (`cacheScope`: `Private`, the caller's client only, or `Public`). Unset by default: the
+    /// results carry neither, which clients read as "do not cache".
+    #[must_use]
+    pub fn with_list_ttl(self, ttl: std::time::Duration, scope: CacheScope) -> Self {
+        let ttl = u64::try_from(ttl.as_millis()).unwrap_or(u64::MAX);
+        self.edit(|inner| {
+            let mut offer = inner.offer.fresh();
+            offer.list_cache = Some((ttl, scope));
+            inner.offer = Arc::new(offer);
+        })
     }
 
     /// Sends `notifications/resources/updated` for `uri` to every session subscribed to it;
@@ -173,9 +200,18 @@ impl McpServer {
                 .unwrap_or_else(PoisonError::into_inner);
             levels.get(session).copied()
         });
-        let ctx = ctx.with_extension(ClientModel {
-            peer: context.peer.clone(),
-        });
+        // Only for a client that can answer: no allocation on the calls of any other.
+        let samples = context
+            .peer
+            .peer_info()
+            .is_some_and(|info| info.capabilities.sampling.is_some());
+        let ctx = if samples {
+            ctx.with_extension(ClientModel {
+                peer: context.peer.clone(),
+            })
+        } else {
+            ctx
+        };
         match chosen {
             Some(threshold) => ctx.with_extension(Logger(Arc::new(McpLog {
                 peer: context.peer.clone(),
@@ -218,7 +254,9 @@ impl McpServer {
     pub(crate) fn list_prompts_wire(&self) -> Result<ListPromptsResult, ErrorData> {
         let catalog = self.catalog_or_not_found("prompts/list")?;
         let prompts = catalog.prompts().map(wire).collect::<Result<_, _>>()?;
-        Ok(ListPromptsResult::with_all_items(prompts))
+        Ok(self
+            .offer()
+            .cache(ListPromptsResult::with_all_items(prompts)))
     }
 
     pub(crate) async fn get_prompt_wire(
@@ -240,7 +278,9 @@ impl McpServer {
             .resources()
             .map(|s| wire(&listing(s)))
             .collect::<Result<_, _>>()?;
-        Ok(ListResourcesResult::with_all_items(resources))
+        Ok(self
+            .offer()
+            .cache(ListResourcesResult::with_all_items(resources)))
     }
 
     pub(crate) fn list_templates_wire(&self) -> Result<ListResourceTemplatesResult, ErrorData> {
@@ -249,7 +289,9 @@ impl McpServer {
             .templates()
             .map(|s| wire(&listing(s)))
             .collect::<Result<_, _>>()?;
-        Ok(ListResourceTemplatesResult::with_all_items(templates))
+        Ok(self
+            .offer()
+            .cache(ListResourceTemplatesResult::with_all_items(templates)))
     }
 
     pub(crate) async fn read_resource_wire(
@@ -352,6 +394,9 @@ fn listing(spec: &ResourceSpec) -> Value {
         if let Some(value) = value {
             out.insert(key.into(), value.as_str().into());
         }
+    }
+    if !spec.icons.is_empty() {
+        out.insert("icons".into(), json!(spec.icons));
     }
     Value::Object(out)
 }

@@ -178,6 +178,12 @@ pub(crate) fn listed(spec: &ToolSpec) -> Listed {
     if let Some(meta) = tool_meta(spec) {
         tool = tool.with_meta(meta);
     }
+    if !spec.icons.is_empty() {
+        // Both are MCP's `Icon`; a shape rmcp cannot read is left out, not sent half.
+        tool.icons = serde_json::to_value(&spec.icons)
+            .and_then(serde_json::from_value)
+            .ok();
+    }
     Listed { tool, wrap }
 }
 

@@ -36,6 +36,8 @@ pub use convert::{ATTEMPT_META, FAILURE_CODES_META, IDEMPOTENCY_KEY_META, TIMEOU
 #[cfg(feature = "mcp-http")]
 #[cfg_attr(docsrs, doc(cfg(feature = "mcp-http")))]
 pub use limits::{DEFAULT_MAX_IN_FLIGHT, DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_TIMEOUT};
+/// Who may share a cached list result ([`McpServer::with_list_ttl`]).
+pub use rmcp::model::CacheScope;
 pub use server::{DEFAULT_MAX_PENDING_OUTPUT, DEFAULT_MAX_REQUEST_BYTES, McpServer};
 
 /// Re-export of the MCP SDK this module is built on, for its model types.

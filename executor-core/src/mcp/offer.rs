@@ -6,7 +6,10 @@ use std::collections::HashMap;
 use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
 
-use rmcp::model::ServerCapabilities;
+use rmcp::model::{
+    CacheScope, ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult,
+    ListToolsResult, ServerCapabilities,
+};
 use rmcp::service::{Peer, RoleServer};
 
 use crate::catalog::Catalog;
@@ -30,24 +33,37 @@ pub(crate) struct Offer {
     /// one (`any_level`), so a server whose clients never set a level takes no lock.
     pub(crate) levels: Mutex<HashMap<Arc<str>, LogLevel>>,
     pub(crate) any_level: AtomicBool,
+    /// `ttlMs` and `cacheScope` on list results (`McpServer::with_list_ttl`).
+    pub(crate) list_cache: Option<(u64, CacheScope)>,
     /// Per URI, the sessions subscribed and their peers.
     pub(crate) subscriptions: Mutex<HashMap<String, Vec<Subscriber>>>,
 }
 
 impl Offer {
-    pub(crate) fn with_catalog(catalog: Catalog) -> Self {
+    /// These settings with `catalog`.
+    pub(crate) fn with_catalog(&self, catalog: Catalog) -> Self {
         Self {
             catalog: Some(Arc::new(catalog)),
+            ..self.fresh()
+        }
+    }
+
+    /// The same catalog and settings, without the sessions' state (a server edited after it
+    /// was shared).
+    pub(crate) fn fresh(&self) -> Self {
+        Self {
+            catalog: self.catalog.clone(),
+            list_cache: self.list_cache,
             ..Self::default()
         }
     }
 
-    /// The same catalog, without the sessions' state (a server edited after it was shared).
-    pub(crate) fn fresh(&self) -> Self {
-        Self {
-            catalog: self.catalog.clone(),
-            ..Self::default()
+    /// Marks a list result with the server's `ttlMs` and `cacheScope`, when it set them.
+    pub(crate) fn cache<T: ListResult>(&self, mut result: T) -> T {
+        if let Some((ttl, scope)) = self.list_cache {
+            result.set_cache(ttl, scope);
         }
+        result
     }
 
     /// Adds what the catalog and logging serve to `capabilities`.
@@ -65,3 +81,25 @@ impl Offer {
         }
     }
 }
+
+/// The list results that carry `ttlMs` and `cacheScope` (SEP-2549).
+pub(crate) trait ListResult {
+    fn set_cache(&mut self, ttl_ms: u64, scope: CacheScope);
+}
+
+macro_rules! list_result {
+    ($($t:ty),*) => {$(
+        impl ListResult for $t {
+            fn set_cache(&mut self, ttl_ms: u64, scope: CacheScope) {
+                self.ttl_ms = Some(ttl_ms);
+                self.cache_scope = Some(scope);
+            }
+        }
+    )*};
+}
+list_result!(
+    ListToolsResult,
+    ListPromptsResult,
+    ListResourcesResult,
+    ListResourceTemplatesResult
+);

@@ -85,7 +85,7 @@ pub struct McpServer {
 
 pub(crate) struct Inner {
     executor: Arc<dyn ToolExecutor>,
-    info: Implementation,
+    pub(crate) info: Implementation,
     instructions: Option<String>,
     pub(crate) max_request_bytes: usize,
     pub(crate) max_pending_output: usize,
@@ -688,12 +688,11 @@ impl ServerHandler for McpServer {
         #[cfg(all(feature = "mcp-http", feature = "oauth"))]
         if let Some(principal) = super::context::principal_of(&context) {
             let tools = self.listing_for(&context, |spec| spec.missing_scope(&principal).is_none());
-            return Ok(ListToolsResult::with_all_items(tools));
+            return Ok(self.offer().cache(ListToolsResult::with_all_items(tools)));
         }
         // rmcp's result owns its `Tool`s; the schemas inside are shared `Arc`s.
-        Ok(ListToolsResult::with_all_items(
-            self.listing_for(&context, |_| true),
-        ))
+        let tools = self.listing_for(&context, |_| true);
+        Ok(self.offer().cache(ListToolsResult::with_all_items(tools)))
     }
 
     async fn on_initialized(&self, context: NotificationContext<RoleServer>) {

@@ -102,6 +102,27 @@ impl McpServer {
     /// # Errors
     /// The handshake failed.
     pub async fn test_client_on(&self, version: &str) -> Result<TestClient, TestClientError> {
+        self.connect_test_client(version, json!({})).await
+    }
+
+    /// [`test_client`](Self::test_client) declaring `capabilities` (`{"sampling": {}}`); the
+    /// client still answers every server request "method not found".
+    ///
+    /// # Errors
+    /// The handshake failed.
+    pub async fn test_client_with_capabilities(
+        &self,
+        capabilities: Value,
+    ) -> Result<TestClient, TestClientError> {
+        self.connect_test_client(TEST_PROTOCOL_VERSION, capabilities)
+            .await
+    }
+
+    async fn connect_test_client(
+        &self,
+        version: &str,
+        capabilities: Value,
+    ) -> Result<TestClient, TestClientError> {
         let (client, server_end) = tokio::io::duplex(1 << 16);
         let (server_read, server_write) = tokio::io::split(server_end);
         // Ends when the client is dropped (its end of the pipe closes).
@@ -117,7 +138,7 @@ impl McpServer {
         };
         let params = json!({
             "protocolVersion": version,
-            "capabilities": {},
+            "capabilities": capabilities,
             "clientInfo": {"name": "tool-executor-test-client", "version": env!("CARGO_PKG_VERSION")},
         });
         client.initialize = client.request("initialize", params).await?;

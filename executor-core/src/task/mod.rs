@@ -29,12 +29,17 @@
 //! ```
 
 mod memory;
+#[cfg(feature = "task-postgres")]
+mod postgres;
 mod record;
 mod run;
 mod store;
 mod support;
 
 pub use memory::{DEFAULT_MAX_TASKS, MemoryTaskStore};
+#[cfg(feature = "task-postgres")]
+#[cfg_attr(docsrs, doc(cfg(feature = "task-postgres")))]
+pub use postgres::{DEFAULT_REPLICA_TIMEOUT, PostgresTaskStore};
 pub use record::{TaskId, TaskOutcome, TaskRecord, TaskStatus, iso8601};
 pub use run::{DEFAULT_POLL_INTERVAL, DEFAULT_TASK_TTL, Finish, MAX_TASK_TTL, TaskError, Tasks};
 pub use store::{StoreError, TaskStore};

@@ -67,6 +67,51 @@ impl Annotations {
     }
 }
 
+/// An icon a client may show for a tool, prompt, resource or server: an `https:` or `data:`
+/// URI, with its MIME type, sizes (`"48x48"`, `"any"`) and theme when known.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Icon {
+    /// Where the image is (`https:` or `data:`).
+    pub src: String,
+    /// Its MIME type (`image/png`, `image/svg+xml`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mime_type: Option<String>,
+    /// The sizes it is drawn for.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sizes: Option<Vec<String>>,
+    /// `"light"` or `"dark"`: the theme it is drawn for (any when absent).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub theme: Option<String>,
+}
+
+impl Icon {
+    /// An icon at `src`.
+    #[must_use]
+    pub fn new(src: impl Into<String>) -> Self {
+        Self {
+            src: src.into(),
+            mime_type: None,
+            sizes: None,
+            theme: None,
+        }
+    }
+
+    /// With its MIME type.
+    #[must_use]
+    pub fn with_mime_type(mut self, mime_type: impl Into<String>) -> Self {
+        self.mime_type = Some(mime_type.into());
+        self
+    }
+
+    /// With the sizes it is drawn for.
+    #[must_use]
+    pub fn with_sizes<I: IntoIterator<Item = S>, S: Into<String>>(mut self, sizes: I) -> Self {
+        self.sizes = Some(sizes.into_iter().map(Into::into).collect());
+        self
+    }
+}
+
 /// A text block.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Text {

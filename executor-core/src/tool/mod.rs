@@ -44,7 +44,7 @@ pub use call::{
     max_blocking_bodies, set_max_blocking_bodies,
 };
 pub use content::{
-    Annotations, Audio, CONTENT_SCHEMA_KEY, Content, EmbeddedResource, Image, Media,
+    Annotations, Audio, CONTENT_SCHEMA_KEY, Content, EmbeddedResource, Icon, Image, Media,
     ResourceContents, ResourceLink, Role, Text,
 };
 pub use context::{ChunkDropped, ToolContext};

@@ -84,6 +84,9 @@ pub struct ToolSpec {
     /// tokens (`McpServer::with_oauth`); ignored by servers that do not.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub scopes: Vec<String>,
+    /// Icons a client may show for the tool (`#[tool(icon = "…")]`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub icons: Vec<super::content::Icon>,
     /// Whether calls may run as tasks, and their TTL and poll interval
     /// (`#[tool(task = "optional")]`; see [`crate::task`]). `None`: never a task.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -112,6 +115,7 @@ impl ToolSpec {
             timeout: None,
             tags: Vec::new(),
             scopes: Vec::new(),
+            icons: Vec::new(),
             task: None,
         }
     }
@@ -152,6 +156,13 @@ impl ToolSpec {
         S: Into<String>,
     {
         self.failure_codes = codes.into_iter().map(Into::into).collect();
+        self
+    }
+
+    /// Sets the icons.
+    #[must_use]
+    pub fn with_icons(mut self, icons: impl IntoIterator<Item = super::content::Icon>) -> Self {
+        self.icons = icons.into_iter().collect();
         self
     }
 

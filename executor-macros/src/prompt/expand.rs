@@ -43,6 +43,7 @@ pub fn expand(attr: &PromptAttr, model: &CatalogFn, func: &ItemFn) -> TokenStrea
             }
         }
     });
+    let icons = catalog_fn::icons(attr.icon.as_ref());
     let call = model.call();
     let convert = quote_spanned!(model.ret_span=>
         __rt::IntoPromptResult::into_prompt_result(__executor_out)
@@ -58,6 +59,7 @@ pub fn expand(attr: &PromptAttr, model: &CatalogFn, func: &ItemFn) -> TokenStrea
                     title: #title,
                     description: #description,
                     arguments: __rt::vec![#(#arguments),*],
+                    icons: #icons,
                 })
             }
 

@@ -10,7 +10,7 @@ use crate::krate::CratePath;
 
 const PROMPT: Keys = Keys {
     what: "#[prompt]",
-    keys: &["name", "title", "description", "crate"],
+    keys: &["name", "title", "description", "icon", "crate"],
 };
 
 /// `#[prompt(…)]`.
@@ -19,6 +19,7 @@ pub struct PromptAttr {
     pub name: Option<LitStr>,
     pub title: Option<LitStr>,
     pub description: Option<LitStr>,
+    pub icon: Option<LitStr>,
     pub krate: Option<CratePath>,
 }
 
@@ -35,6 +36,9 @@ impl PromptAttr {
             "title" => set_once(&mut self.title, meta, |m| attr::string(m, "Code review")),
             "description" => set_once(&mut self.description, meta, |m| {
                 attr::string(m, "Reviews code.")
+            }),
+            "icon" => set_once(&mut self.icon, meta, |m| {
+                attr::string(m, "https://example.com/icon.png")
             }),
             "crate" => set_once(&mut self.krate, meta, |m| {
                 CratePath::parse_value(m.value()?)

@@ -7,7 +7,10 @@ use crate::snapshot::assert_expansion;
 #[test]
 fn prompt_with_arguments() {
     let out = super::prompt(
-        quote!(title = "Code review"),
+        quote!(
+            title = "Code review",
+            icon = "https://example.com/review.png"
+        ),
         quote! {
             /// Asks for a review.
             async fn review(

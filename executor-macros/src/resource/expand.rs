@@ -45,6 +45,7 @@ pub fn expand(
         (_, _, Some(u)) => quote!(__rt::ResourceUri::Fixed(__rt::String::from(#u))),
         _ => quote!(::core::unreachable!()),
     };
+    let icons = catalog_fn::icons(attr.icon.as_ref());
     let call = model.call();
     let convert = quote_spanned!(model.ret_span=>
         __rt::IntoContents::into_contents(__executor_out, __executor_uri, #mime_arg)
@@ -61,6 +62,7 @@ pub fn expand(
                     title: #title,
                     description: #description,
                     mime_type: #mime_type,
+                    icons: #icons,
                 })
             }
 

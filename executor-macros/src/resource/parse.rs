@@ -17,6 +17,7 @@ const RESOURCE: Keys = Keys {
         "title",
         "description",
         "mime_type",
+        "icon",
         "crate",
     ],
 };
@@ -30,6 +31,7 @@ pub struct ResourceAttr {
     pub title: Option<LitStr>,
     pub description: Option<LitStr>,
     pub mime_type: Option<LitStr>,
+    pub icon: Option<LitStr>,
     pub krate: Option<CratePath>,
     /// The attribute's own span, for "no `uri` or `template`".
     pub span: Option<Span>,
@@ -62,6 +64,9 @@ impl ResourceAttr {
             }),
             "mime_type" => set_once(&mut self.mime_type, meta, |m| {
                 attr::string(m, "text/markdown")
+            }),
+            "icon" => set_once(&mut self.icon, meta, |m| {
+                attr::string(m, "https://example.com/icon.png")
             }),
             "crate" => set_once(&mut self.krate, meta, |m| {
                 CratePath::parse_value(m.value()?)

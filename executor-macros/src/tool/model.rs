@@ -32,6 +32,8 @@ pub struct ToolFn {
     pub tags: Vec<String>,
     /// OAuth scopes a caller needs (`#[tool(scopes = "…")]`).
     pub scopes: Vec<String>,
+    /// `#[tool(icon = "…")]`.
+    pub icon: Option<String>,
     /// `#[tool(task = …)]`: required or not, and the literal.
     pub task: Option<(bool, LitStr)>,
     /// `#[tool(ttl = …)]`: milliseconds, and the literal.
@@ -163,6 +165,7 @@ impl ToolFn {
             timeout: attr.timeout,
             tags: attr.tags.iter().flatten().map(syn::LitStr::value).collect(),
             scopes: attr.scopes.unwrap_or_default(),
+            icon: attr.icon.as_ref().map(LitStr::value),
             task: attr.task,
             ttl: attr.ttl,
             poll: attr.poll,

@@ -24,6 +24,7 @@ const TOOL: Keys = Keys {
         "timeout",
         "tags",
         "scopes",
+        "icon",
         "task",
         "ttl",
         "poll",
@@ -55,6 +56,8 @@ pub struct ToolAttr {
     pub tags: Option<Vec<LitStr>>,
     /// The OAuth scopes a caller needs, space-separated in the literal.
     pub scopes: Option<Vec<String>>,
+    /// `icon = "https://…"`: an icon's address.
+    pub icon: Option<LitStr>,
     /// `task = "optional" | "required"`: whether calls must be tasks, and the literal.
     pub task: Option<(bool, LitStr)>,
     /// A task's TTL in milliseconds, and the literal.
@@ -105,6 +108,9 @@ impl ToolAttr {
             }),
             "tags" => set_once(&mut self.tags, meta, tags),
             "scopes" => set_once(&mut self.scopes, meta, scopes),
+            "icon" => set_once(&mut self.icon, meta, |m| {
+                attr::string(m, "https://example.com/icon.png")
+            }),
             "task" => set_once(&mut self.task, meta, task),
             "ttl" => set_once(&mut self.ttl, meta, |m| {
                 attr::duration(

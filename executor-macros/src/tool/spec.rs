@@ -53,6 +53,10 @@ pub fn spec(model: &ToolFn) -> TokenStream {
     let tags = (!tags.is_empty()).then(|| quote!(.with_tags([#(#tags),*])));
     let scopes = &model.scopes;
     let scopes = (!scopes.is_empty()).then(|| quote!(.with_scopes([#(#scopes),*])));
+    let icons = model
+        .icon
+        .as_ref()
+        .map(|src| quote!(.with_icons([__rt::Icon::new(#src)])));
     let task = task(model);
     quote! {
         __rt::ToolSpec::new(#name, #description, #input)
@@ -62,6 +66,7 @@ pub fn spec(model: &ToolFn) -> TokenStream {
             #timeout
             #tags
             #scopes
+            #icons
             #task
     }
 }

@@ -22,6 +22,7 @@ const _: () = {
                     __rt::PromptArgument { name : __rt::String::from("lang"), description
                     : __rt::None, required : false, }
                 ],
+                icons: __rt::vec![__rt::Icon::new("https://example.com/review.png")],
             })
         }
         fn get(

@@ -18,6 +18,7 @@ const _: () = {
                 title: __rt::None,
                 description: __rt::Some(__rt::String::from("A user's note.")),
                 mime_type: __rt::Some(__rt::String::from("text/plain")),
+                icons: __rt::Vec::new(),
             })
         }
         fn read<'__executor>(

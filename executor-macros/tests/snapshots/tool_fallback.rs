@@ -36,5 +36,5 @@ const _: () = {
     }
 };
 ::core::compile_error! {
-    "unknown #[tool] key `nmae`; did you mean `name`? expected one of `name`, `title`, `description`, `read_only`, `destructive`, `idempotent`, `open_world`, `timeout`, `tags`, `scopes`, `task`, `ttl`, `poll`, `crate`"
+    "unknown #[tool] key `nmae`; did you mean `name`? expected one of `name`, `title`, `description`, `read_only`, `destructive`, `idempotent`, `open_world`, `timeout`, `tags`, `scopes`, `icon`, `task`, `ttl`, `poll`, `crate`"
 }

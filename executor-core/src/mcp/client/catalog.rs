@@ -95,6 +95,11 @@ fn spec_of(tool: &Tool) -> (ToolSpec, bool) {
         annotations.open_world = a.open_world_hint;
     }
     spec.annotations = annotations;
+    if let Some(icons) = &tool.icons {
+        spec.icons = serde_json::to_value(icons)
+            .and_then(serde_json::from_value)
+            .unwrap_or_default();
+    }
     // What one of our servers lists beyond MCP's fields; a malformed value is left out, as a
     // peer's listing is not ours to reject.
     if let Some(meta) = &tool.meta {
@@ -129,4 +134,32 @@ fn is_wrapper(schema: &Value) -> bool {
                 "type" | "properties" | "required" | "$defs" | "title" | "description"
             )
         })
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+    use crate::tool::Icon;
+
+    #[test]
+    fn a_listed_tools_icons_reach_its_spec() {
+        let tool: Tool = serde_json::from_value(json!({
+            "name": "beep",
+            "inputSchema": {"type": "object"},
+            "icons": [{"src": "https://example.com/b.png", "mimeType": "image/png", "sizes": ["48x48"]}]
+        }))
+        .unwrap();
+        let (spec, _) = spec_of(&tool);
+        assert_eq!(
+            spec.icons,
+            [Icon::new("https://example.com/b.png")
+                .with_mime_type("image/png")
+                .with_sizes(["48x48"])]
+        );
+        // And back: our listing of that spec carries the same icons.
+        let listed = serde_json::to_value(crate::mcp::convert::listed(&spec).tool).unwrap();
+        assert_eq!(listed["icons"], serde_json::to_value(&tool.icons).unwrap());
+    }
 }

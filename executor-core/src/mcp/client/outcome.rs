@@ -106,6 +106,23 @@ pub(super) fn from_service_error(tool: &str, server: &str, error: ServiceError) 
         }
         ServiceError::Timeout { timeout } => ToolFailure::timeout(tool, timeout),
         ServiceError::Cancelled { .. } => ToolFailure::cancelled(tool),
+        // A 401 or 403 after the token was asked for again: the server refuses this caller,
+        // which no retry or reconnection changes.
+        #[cfg(feature = "mcp-http")]
+        ServiceError::TransportSend(_) if error.auth_challenge().is_some() => {
+            let challenge = error.auth_challenge().unwrap_or_default();
+            let code = if challenge.contains("insufficient_scope") {
+                "insufficient_scope"
+            } else {
+                "unauthorized"
+            };
+            ToolFailure::terminal(format!(
+                "MCP server `{server}` refused `{tool}`: {}",
+                describe(&error)
+            ))
+            .with_code(code)
+            .with_data(serde_json::json!({ "challenge": challenge }))
+        }
         ServiceError::TransportSend(_) => {
             let reason = describe(&error);
             ToolFailure::ordinary(format!(

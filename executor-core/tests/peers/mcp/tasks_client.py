@@ -4,6 +4,8 @@ tool as a task, through a small test extension for `io.modelcontextprotocol/task
 
     python tasks_client.py stdio PATH/TO/mcp_server
     python tasks_client.py http http://127.0.0.1:PORT/mcp
+    python tasks_client.py start URL            # a 60 s report; prints its task id
+    python tasks_client.py await-failed URL ID SECONDS   # until the task is failed (replica_lost)
 
 Checks: without the extension a `task = "required"` tool is JSON-RPC -32021 naming the
 extension; with it the call comes back as a task the extension polls at `pollIntervalMs`
@@ -163,7 +165,33 @@ async def with_extension(server) -> None:
         await expect_error(get(client.session, "0" * 32), -32602, "an unknown task")
 
 
+async def start(url: str) -> None:
+    """Starts a 60 s report as a task and prints its id (for a replica to be killed)."""
+    async with Client(url, extensions=[TasksExtension()]) as client:
+        created = await client.session.call_tool(
+            "report", {"topic": "orphan", "seconds": 60}, allow_claimed=True
+        )
+        check(isinstance(created, CreatedTask), f"a task: {created}")
+        print(created.task_id)
+
+
+async def await_failed(url: str, task_id: str, seconds: float) -> None:
+    """Polls the task until it is failed because its replica died."""
+    async with Client(url, extensions=[TasksExtension()]) as client:
+        with anyio.fail_after(seconds):
+            while (task := await get(client.session, task_id)).status == "working":
+                await anyio.sleep(0.1)
+        check(task.status == "failed", f"failed: {task}")
+        data = (task.error or {}).get("data") or {}
+        check(data.get("code") == "replica_lost", f"replica_lost: {task.error}")
+        print(f"task {task_id} failed: {task.error['message']}")
+
+
 async def main() -> None:
+    if sys.argv[1] == "start":
+        return await start(sys.argv[2])
+    if sys.argv[1] == "await-failed":
+        return await await_failed(sys.argv[2], sys.argv[3], float(sys.argv[4]))
     transport, target = sys.argv[1], sys.argv[2]
     if transport == "stdio":
         server = StdioServerParameters(command=target, args=[])
