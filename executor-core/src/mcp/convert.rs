@@ -188,10 +188,16 @@ pub(crate) fn listed(spec: &ToolSpec) -> Listed {
 }
 
 /// The text block for a value: strings as they are, anything else as compact JSON.
+///
+/// Written by `serde_json::to_string` (one buffer of 128 bytes to start) rather than
+/// `Display` (`to_string()` starts empty and grows through 8, 16, 32, 64 bytes): a short
+/// result is one allocation instead of four.
 pub(crate) fn text_of(value: &Value) -> String {
     match value {
         Value::String(s) => s.clone(),
-        other => other.to_string(),
+        // Serializing a `Value` cannot fail (its keys are strings); `Display` stays the
+        // fallback rather than a panic.
+        other => serde_json::to_string(other).unwrap_or_else(|_| other.to_string()),
     }
 }
 

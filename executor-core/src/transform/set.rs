@@ -3,7 +3,9 @@
 
 use std::borrow::Cow;
 use std::fmt;
+use std::pin::Pin;
 use std::sync::{Arc, Mutex, PoisonError};
+use std::task::{Context, Poll, ready};
 
 use serde_json::Value;
 use tokio::sync::mpsc;
@@ -202,20 +204,44 @@ impl<E: ToolExecutor + 'static> Transformed<E> {
             };
         }
         let caller = Caller::of(&ctx);
-        Box::pin(async move {
-            let mut outcome = match mapped {
-                Err(failure) => Err(failure),
-                Ok(args) => self.run(entry, &args, ctx).await,
-            };
-            let call = AfterCall {
-                spec: &entry.spec,
-                caller: &caller,
-            };
-            for hook in &*shared.after {
-                hook.after(&call, &mut outcome);
-            }
-            outcome
+        // The tool's future is made here, so the wrapper holds only it, the caller and the
+        // hooks (not the arguments, the context and a failure slot): a small box, polled
+        // without an `async` state machine around it.
+        let inner = match mapped {
+            Err(failure) => Box::pin(std::future::ready(Err(failure))),
+            Ok(Cow::Borrowed(args)) => self.run(entry, args, ctx),
+            Ok(Cow::Owned(args)) => Box::pin(async move { self.run(entry, &args, ctx).await }),
+        };
+        Box::pin(AfterHooks {
+            inner,
+            spec: &entry.spec,
+            caller,
+            hooks: &shared.after,
         })
+    }
+}
+
+/// A call's future with the after hooks run on its outcome.
+struct AfterHooks<'a> {
+    inner: BoxFuture<'a, Result<ToolExecution, ToolFailure>>,
+    spec: &'a ToolSpec,
+    caller: Caller,
+    hooks: &'a [Arc<dyn AfterHook>],
+}
+
+impl Future for AfterHooks<'_> {
+    type Output = Result<ToolExecution, ToolFailure>;
+
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        let mut outcome = ready!(self.inner.as_mut().poll(cx));
+        let call = AfterCall {
+            spec: self.spec,
+            caller: &self.caller,
+        };
+        for hook in self.hooks {
+            hook.after(&call, &mut outcome);
+        }
+        Poll::Ready(outcome)
     }
 }
 
