@@ -14,10 +14,9 @@
 use std::net::SocketAddr;
 use std::time::Duration;
 
-use serde_json::{Map, Value};
 use tool_executor::McpServer;
 use tool_executor::catalog::{Catalog, PromptMessage};
-use tool_executor::elicit::{Answer, Answers, Field, Form, FormError};
+use tool_executor::elicit::{Answer, Form};
 use tool_executor::mcp::ClientModel;
 use tool_executor::prelude::*;
 use tool_executor::tool::{Audio, Content, EmbeddedResource, Image, LogLevel, ResourceContents};
@@ -124,16 +123,6 @@ struct UserInfo {
     email: String,
 }
 
-/// The text an elicitation fixture answers with: the action and the content.
-fn shown(answer: Answer<Map<String, Value>>) -> String {
-    let (action, content) = match answer {
-        Answer::Accepted(content) => ("accept", Value::Object(content)),
-        Answer::Declined => ("decline", json!({})),
-        Answer::Cancelled => ("cancel", json!({})),
-    };
-    format!("Elicitation completed: action={action}, content={content}")
-}
-
 /// Asks the user for their name and email (MCP elicitation).
 #[tool]
 async fn test_elicitation(
@@ -151,75 +140,49 @@ async fn test_elicitation(
     })
 }
 
-/// A form whose schema is written out: the suite's SEP-1034 and SEP-1330 forms use shapes
-/// `#[derive(Form)]` does not emit (a plain `enum` list, the deprecated `enumNames`), so these
-/// implement `Form` by hand and take the answer as it comes.
-macro_rules! written_form {
-    ($name:ident, $schema:expr) => {
-        struct $name(Map<String, Value>);
-
-        impl Form for $name {
-            fn fields() -> Vec<Field> {
-                Vec::new()
-            }
-
-            fn from_answers(_: &Answers<'_>) -> Result<Self, FormError> {
-                Ok(Self(Map::new()))
-            }
-
-            fn schema() -> Value {
-                $schema
-            }
-
-            fn decode(content: &Map<String, Value>) -> Result<Self, FormError> {
-                Ok(Self(content.clone()))
-            }
+/// The suite's result text for a form: `Elicitation completed: action=…, content=…`.
+fn completed<T: std::fmt::Debug>(answer: &Answer<T>) -> String {
+    match answer {
+        Answer::Accepted(content) => {
+            format!("Elicitation completed: action=accept, content={content:?}")
         }
-    };
+        Answer::Declined => "Elicitation completed: action=decline, content={}".to_owned(),
+        Answer::Cancelled => "Elicitation completed: action=cancel, content={}".to_owned(),
+    }
 }
 
-written_form!(
-    Defaults,
-    json!({
-        "type": "object",
-        "properties": {
-            "name": {"type": "string", "description": "User name", "default": "John Doe"},
-            "age": {"type": "integer", "description": "User age", "default": 30},
-            "score": {"type": "number", "description": "User score", "default": 95.5},
-            "status": {"type": "string", "description": "User status",
-                       "enum": ["active", "inactive", "pending"], "default": "active"},
-            "verified": {"type": "boolean", "description": "Verification status", "default": true}
-        },
-        "required": []
-    })
-);
+/// A status, written as a plain `enum` (SEP-1034's enum default).
+#[derive(Form, Debug)]
+#[form(untitled)]
+enum Status {
+    #[form(value = "active")]
+    Active,
+    #[form(value = "inactive")]
+    Inactive,
+    #[form(value = "pending")]
+    Pending,
+}
 
-written_form!(
-    Enums,
-    json!({
-        "type": "object",
-        "properties": {
-            "untitledSingle": {"type": "string", "description": "Select one option",
-                               "enum": ["option1", "option2", "option3"]},
-            "titledSingle": {"type": "string", "description": "Select one option with titles",
-                             "oneOf": [{"const": "value1", "title": "First Option"},
-                                       {"const": "value2", "title": "Second Option"},
-                                       {"const": "value3", "title": "Third Option"}]},
-            "legacyEnum": {"type": "string", "description": "Select one option (legacy)",
-                           "enum": ["opt1", "opt2", "opt3"],
-                           "enumNames": ["Option One", "Option Two", "Option Three"]},
-            "untitledMulti": {"type": "array", "description": "Select multiple options",
-                              "minItems": 1, "maxItems": 3,
-                              "items": {"type": "string", "enum": ["option1", "option2", "option3"]}},
-            "titledMulti": {"type": "array", "description": "Select multiple options with titles",
-                            "minItems": 1, "maxItems": 3,
-                            "items": {"anyOf": [{"const": "value1", "title": "First Choice"},
-                                                {"const": "value2", "title": "Second Choice"},
-                                                {"const": "value3", "title": "Third Choice"}]}}
-        },
-        "required": []
-    })
-);
+/// Every primitive with a default (SEP-1034).
+#[derive(Form, Debug)]
+#[allow(dead_code)] // read only through `Debug`, in the result text
+struct Defaults {
+    /// User name
+    #[form(default = "John Doe")]
+    name: String,
+    /// User age
+    #[form(default = 30)]
+    age: i64,
+    /// User score
+    #[form(default = 95.5)]
+    score: f64,
+    /// User status
+    #[form(default = Status::Active)]
+    status: Status,
+    /// Verification status
+    #[form(default = true)]
+    verified: bool,
+}
 
 /// Asks with a form whose fields have defaults (SEP-1034).
 #[tool]
@@ -227,16 +190,84 @@ async fn test_elicitation_sep1034_defaults(ctx: &ToolContext) -> Result<String, 
     let answer = ctx
         .elicit::<Defaults>("Please review and update the form fields with defaults")
         .await?;
-    Ok(shown(answer.map(|form| form.0)))
+    Ok(completed(&answer))
+}
+
+/// Untitled choices: a plain `enum`.
+#[derive(Form, Debug)]
+#[form(untitled)]
+enum Untitled {
+    #[form(value = "option1")]
+    One,
+    #[form(value = "option2")]
+    Two,
+    #[form(value = "option3")]
+    Three,
+}
+
+/// Titled choices (`oneOf` of `{const, title}`).
+#[derive(Form, Debug)]
+enum TitledOption {
+    #[form(value = "value1", title = "First Option")]
+    One,
+    #[form(value = "value2", title = "Second Option")]
+    Two,
+    #[form(value = "value3", title = "Third Option")]
+    Three,
+}
+
+/// Legacy titled choices (`enum` with `enumNames`).
+#[derive(Form, Debug)]
+#[form(enum_names)]
+enum Legacy {
+    #[form(value = "opt1", title = "Option One")]
+    One,
+    #[form(value = "opt2", title = "Option Two")]
+    Two,
+    #[form(value = "opt3", title = "Option Three")]
+    Three,
+}
+
+/// Titled choices for the multi-select (`anyOf` of `{const, title}`).
+#[derive(Form, Debug)]
+enum TitledChoice {
+    #[form(value = "value1", title = "First Choice")]
+    One,
+    #[form(value = "value2", title = "Second Choice")]
+    Two,
+    #[form(value = "value3", title = "Third Choice")]
+    Three,
+}
+
+/// SEP-1330's five ways of writing choices.
+#[derive(Form, Debug)]
+#[allow(clippy::struct_field_names)] // the suite's names
+#[allow(dead_code)] // read only through `Debug`, in the result text
+struct Choices {
+    /// Select one option
+    #[form(rename = "untitledSingle")]
+    untitled_single: Untitled,
+    /// Select one option with titles
+    #[form(rename = "titledSingle")]
+    titled_single: TitledOption,
+    /// Select one option (legacy)
+    #[form(rename = "legacyEnum")]
+    legacy_enum: Legacy,
+    /// Select multiple options
+    #[form(rename = "untitledMulti")]
+    untitled_multi: Vec<Untitled>,
+    /// Select multiple options with titles
+    #[form(rename = "titledMulti")]
+    titled_multi: Vec<TitledChoice>,
 }
 
 /// Asks with every enum shape (SEP-1330).
 #[tool]
 async fn test_elicitation_sep1330_enums(ctx: &ToolContext) -> Result<String, ToolFailure> {
     let answer = ctx
-        .elicit::<Enums>("Please select options from the enum fields")
+        .elicit::<Choices>("Please select options from the enum fields")
         .await?;
-    Ok(shown(answer.map(|form| form.0)))
+    Ok(completed(&answer))
 }
 
 // ---- prompts ----
