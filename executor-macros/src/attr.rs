@@ -244,6 +244,24 @@ pub fn parse_args(
     }
 }
 
+/// Reads every `#[name(…)]` among `attrs` through `key`, as [`parse_args`] does; an
+/// attribute that is not a list (`#[name]`, `#[name = …]`) is one error, `usage()`, at it.
+pub fn parse_lists(
+    attrs: &[syn::Attribute],
+    name: &str,
+    usage: impl Fn() -> String,
+    errors: &mut Errors,
+    mut key: impl FnMut(&ParseNestedMeta<'_>) -> syn::Result<()>,
+) {
+    for attr in attrs.iter().filter(|a| a.path().is_ident(name)) {
+        let syn::Meta::List(list) = &attr.meta else {
+            errors.spanned(&attr.meta, usage());
+            continue;
+        };
+        parse_args(list.tokens.clone(), errors, |meta, _| key(meta));
+    }
+}
+
 /// As [`parse_args`], for the `( … )` after a key: `skill(id = "…", …)`.
 pub fn parse_nested(
     meta: &ParseNestedMeta<'_>,

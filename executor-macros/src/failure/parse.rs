@@ -4,7 +4,7 @@
 
 use proc_macro2::{Ident, Span};
 use syn::meta::ParseNestedMeta;
-use syn::{Attribute, LitStr, Meta};
+use syn::{Attribute, LitStr};
 
 use crate::attr::{self, Flag, Keys, set_once};
 
@@ -152,21 +152,15 @@ impl FailureAttr {
     /// Reads every `#[failure(…)]` among `attrs`.
     pub fn from_attrs(attrs: &[Attribute], place: Place, errors: &mut Errors) -> Self {
         let mut out = Self::default();
-        for attr in attrs.iter().filter(|a| a.path().is_ident("failure")) {
-            let Meta::List(list) = &attr.meta else {
-                errors.spanned(
-                    &attr.meta,
-                    format!(
-                        "write `#[failure(key, …)]` with keys from {}",
-                        place.keys().list()
-                    ),
-                );
-                continue;
-            };
-            attr::parse_args(list.tokens.clone(), errors, |meta, _| {
-                out.parse_key(meta, place)
-            });
-        }
+        let usage = || {
+            format!(
+                "write `#[failure(key, …)]` with keys from {}",
+                place.keys().list()
+            )
+        };
+        attr::parse_lists(attrs, "failure", usage, errors, |meta| {
+            out.parse_key(meta, place)
+        });
         out
     }
 

@@ -3,7 +3,7 @@
 
 use proc_macro2::Span;
 use syn::meta::ParseNestedMeta;
-use syn::{Attribute, Expr, LitInt, LitStr, Meta};
+use syn::{Attribute, Expr, LitInt, LitStr};
 
 use crate::attr::{self, Keys, set_once};
 use crate::diag::Errors;
@@ -89,21 +89,15 @@ impl FormAttr {
     /// Reads every `#[form(…)]` among `attrs`.
     pub fn from_attrs(attrs: &[Attribute], place: Place, errors: &mut Errors) -> Self {
         let mut out = Self::default();
-        for attr in attrs.iter().filter(|a| a.path().is_ident("form")) {
-            let Meta::List(list) = &attr.meta else {
-                errors.spanned(
-                    &attr.meta,
-                    format!(
-                        "write `#[form(key = …)]` with keys from {}",
-                        place.keys().list()
-                    ),
-                );
-                continue;
-            };
-            attr::parse_args(list.tokens.clone(), errors, |meta, _| {
-                out.parse_key(meta, place)
-            });
-        }
+        let usage = || {
+            format!(
+                "write `#[form(key = …)]` with keys from {}",
+                place.keys().list()
+            )
+        };
+        attr::parse_lists(attrs, "form", usage, errors, |meta| {
+            out.parse_key(meta, place)
+        });
         out
     }
 
