@@ -11,6 +11,9 @@
 //! | MCP 2026-07-28 | the call answers `input_required`; the retry carries the answer and the call runs again |
 //! | anything else (a provider loop, a plain `execute`) | [`ElicitError::Unsupported`], at once |
 //!
+//! Transports that run the call again with the answer (MCP 2026-07-28 and others) share
+//! [`Replay`]: ask before side effects, since everything before the question runs again.
+//!
 //! A form is a flat object of primitives; [`FormField`] is implemented only for the types form
 //! mode can express, so a nested struct or a map is a compile error at the field.
 
@@ -20,6 +23,7 @@ mod ask;
 mod form;
 #[cfg(any(feature = "mcp", feature = "request-state"))]
 pub(crate) mod ids;
+mod replay;
 #[cfg(feature = "request-state")]
 mod state;
 
@@ -30,6 +34,7 @@ pub use form::{
     Answers, Bound, ChoiceStyle, ChoicesField, Field, FieldBuilder, Form, FormChoice, FormField,
     NumberField, TextField, choice_decode, choice_schema,
 };
+pub use replay::{Asked, MAX_QUESTIONS_PER_CALL, Replay, Run, question_key};
 #[cfg(feature = "request-state")]
 #[cfg_attr(docsrs, doc(cfg(feature = "request-state")))]
 pub use state::{

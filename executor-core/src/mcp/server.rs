@@ -649,7 +649,7 @@ impl McpServer {
         let outcome = match &round {
             Some(round) => match round.run(run).await {
                 Ok(outcome) => outcome,
-                Err(question) => return question.map(Into::into),
+                Err(question) => return round.input_required(&question).map(Into::into),
             },
             None => run.await,
         };
