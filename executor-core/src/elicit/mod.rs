@@ -9,7 +9,15 @@
 //! |---|---|
 //! | MCP 2025-11-25 (stdio, stateful HTTP) | an `elicitation/create` request in the session |
 //! | MCP 2026-07-28 | the call answers `input_required`; the retry carries the answer and the call runs again |
-//! | anything else (a provider loop, a plain `execute`) | [`ElicitError::Unsupported`], at once |
+//! | a provider loop ([`Definitions::answer`]) | the call waits ([`Waiting`]); the application records the reply and [`Definitions::resume`]s it |
+//! | a [`Runtime`] with an approver | [`Runtime::with_approver`] answers |
+//! | anything else (a plain `execute`) | [`ElicitError::Unsupported`], at once |
+//!
+//! [`Definitions::answer`]: crate::provider::Definitions::answer
+//! [`Definitions::resume`]: crate::provider::Definitions::resume
+//! [`Waiting`]: crate::provider::Waiting
+//! [`Runtime`]: crate::runtime::Runtime
+//! [`Runtime::with_approver`]: crate::runtime::Runtime::with_approver
 //!
 //! Transports that run the call again with the answer (MCP 2026-07-28 and others) share
 //! [`Replay`]: ask before side effects, since everything before the question runs again.

@@ -54,6 +54,7 @@ mod gemini;
 mod mcp;
 mod openai;
 mod stages;
+mod waiting;
 mod wire;
 
 pub use answer::{Answer, CallOutcome, DEFAULT_CONCURRENCY, Messages};
@@ -63,3 +64,4 @@ pub use definitions::{
     CallsError, Definitions, NameCollision, Provider, SchemaRole, ToolCall, ToolLoss,
     UnknownProvider,
 };
+pub use waiting::Waiting;
