@@ -53,6 +53,7 @@ mod definitions;
 mod gemini;
 mod mcp;
 mod openai;
+mod resume;
 mod stages;
 mod waiting;
 mod wire;
