@@ -196,7 +196,14 @@ impl ToolContext {
         self.extension::<Asker>().is_some()
     }
 
-    async fn ask(&self, question: Question) -> Result<Reply, ElicitError> {
+    /// Puts a prepared [`Question`] to the user and returns the raw [`Reply`]: what a relay
+    /// does with a question it received from elsewhere (a remote server's, a remote agent's).
+    /// Tools ask with [`elicit`](Self::elicit), [`confirm`](Self::confirm) or
+    /// [`elicit_url`](Self::elicit_url).
+    ///
+    /// # Errors
+    /// As [`elicit`](Self::elicit).
+    pub async fn ask(&self, question: Question) -> Result<Reply, ElicitError> {
         let asker = self.asker()?;
         match asker.0.ask(question).await {
             // The transport took the question with the call's answer and drops this call's

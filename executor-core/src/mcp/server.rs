@@ -828,7 +828,7 @@ impl ServerHandler for McpServer {
         request: UpdateTaskParams,
         _context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
-        super::tasks::update(self.tasks()?, &request.task_id).await
+        super::tasks::update(self.tasks()?, &request.task_id, request.input_responses).await
     }
 
     async fn cancel_task(
