@@ -46,18 +46,33 @@ async fn report(ctx: &ToolContext) -> Result<String, ToolFailure> {
     })
 }
 
-async fn until(tasks: &Tasks, id: &str, status: TaskStatus) -> TaskRecord {
+/// The task's record once `done` holds for it.
+async fn until_record(tasks: &Tasks, id: &str, done: impl Fn(&TaskRecord) -> bool) -> TaskRecord {
     tokio::time::timeout(Duration::from_secs(10), async {
         loop {
             let r = tasks.get(id).await.unwrap();
-            if r.status == status {
+            if done(&r) {
                 return r;
             }
             tokio::time::sleep(Duration::from_millis(5)).await;
         }
     })
     .await
-    .unwrap_or_else(|_| panic!("the task never got {status:?}"))
+    .unwrap_or_else(|_| panic!("task {id} never got there"))
+}
+
+async fn until(tasks: &Tasks, id: &str, status: TaskStatus) -> TaskRecord {
+    until_record(tasks, id, |r| r.status == status).await
+}
+
+/// The task's record once it asks the question `key`.
+async fn until_asked(tasks: &Tasks, id: &str, key: &str) -> TaskRecord {
+    until_record(tasks, id, |r| {
+        r.input_requests
+            .as_ref()
+            .is_some_and(|q| q.contains_key(key))
+    })
+    .await
 }
 
 fn responses(key: &str, answer: Value) -> Map<String, Value> {
@@ -126,20 +141,8 @@ async fn a_question_makes_the_task_input_required_and_the_answer_resumes_it_in_p
         )
         .await
         .unwrap();
-    let second = tokio::time::timeout(Duration::from_secs(10), async {
-        loop {
-            let r = tasks.get(&id).await.unwrap();
-            if r.input_requests
-                .as_ref()
-                .is_some_and(|q| q.contains_key("q1"))
-            {
-                return r;
-            }
-            tokio::time::sleep(Duration::from_millis(5)).await;
-        }
-    })
-    .await
-    .expect("the second question");
+    // the second question
+    let second = until_asked(&tasks, &id, "q1").await;
     assert_eq!(second.status, TaskStatus::InputRequired);
     assert_eq!(
         second.input_requests.unwrap()["q1"]["params"]["message"],
@@ -176,20 +179,8 @@ async fn an_answer_through_another_process_reaches_the_task_through_the_store() 
         )
         .await
         .unwrap();
-    let second = tokio::time::timeout(Duration::from_secs(10), async {
-        loop {
-            let r = other.get(&id).await.unwrap();
-            if r.input_requests
-                .as_ref()
-                .is_some_and(|q| q.contains_key("q1"))
-            {
-                return r;
-            }
-            tokio::time::sleep(Duration::from_millis(5)).await;
-        }
-    })
-    .await
-    .expect("the runner took the answer in from the store");
+    // the runner took the answer in from the store
+    let second = until_asked(&other, &id, "q1").await;
     assert_eq!(second.input_responses, None, "taken in, then cleared");
     other
         .answer(&id, responses("q1", json!({"action": "decline"})))
