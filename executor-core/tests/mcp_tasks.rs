@@ -372,19 +372,33 @@ async fn serve_http(server: McpServer) -> (SocketAddr, CancellationToken) {
 
 /// One stateless 2026-07-28 POST on a connection of its own, with the routing headers.
 async fn post(addr: SocketAddr, method: &str, name: &str, params: Value) -> Value {
+    let (status, reply) = post_routed(addr, method, Some(name), params).await;
+    assert_eq!(status, 200, "{reply}");
+    reply
+}
+
+/// The same with `Mcp-Name` set to `name`, or left out; the HTTP status and the JSON answer.
+async fn post_routed(
+    addr: SocketAddr,
+    method: &str,
+    name: Option<&str>,
+    params: Value,
+) -> (u16, Value) {
     let body = json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params}).to_string();
+    let name = name
+        .map(|n| format!("Mcp-Name: {n}\r\n"))
+        .unwrap_or_default();
     let head = format!(
         "POST /mcp HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\n\
          Accept: application/json, text/event-stream\r\nMCP-Protocol-Version: 2026-07-28\r\n\
-         Mcp-Method: {method}\r\nMcp-Name: {name}\r\n"
+         Mcp-Method: {method}\r\n{name}"
     );
     let response = Conn::connect(addr)
         .await
         .send(&head, Body::Length(body.as_bytes()))
         .await
         .unwrap();
-    assert_eq!(response.status, 200, "{response:?}");
-    response.json()
+    (response.status, response.json())
 }
 
 async fn get_until(addr: SocketAddr, id: &str, status: &str) -> Value {
@@ -416,6 +430,52 @@ async fn over_stateless_http_a_task_outlives_its_request() {
     let ack = post(addr, "tasks/cancel", &id, params).await;
     assert_eq!(ack["result"], json!({"resultType": "complete"}), "{ack}");
     get_until(addr, &id, "cancelled").await;
+    shutdown.cancel();
+}
+
+/// The Python client of `fastmcp-tasks` 4.1.4 sends no `Mcp-Name` on `tasks/*`: the task id
+/// is taken from the body. A header that names another task is still refused (-32020).
+#[tokio::test]
+async fn a_tasks_request_without_mcp_name_is_read_by_its_body_and_a_wrong_one_refused() {
+    let (addr, shutdown) = serve_http(server()).await;
+    let params = json!({"name": "add", "arguments": {"a": 4, "b": 5}, "_meta": meta(true)});
+    let id = created(&post(addr, "tools/call", "add", params).await, 300_000, 20);
+    let done = get_until(addr, &id, "completed").await;
+    assert_eq!(done["result"]["structuredContent"], json!({"result": 9}));
+
+    let params = json!({"taskId": id, "_meta": meta(true)});
+    let (status, reply) = post_routed(addr, "tasks/get", None, params.clone()).await;
+    assert_eq!(status, 200, "{reply}");
+    assert_eq!(reply["result"], done, "{reply}");
+    let (status, reply) = post_routed(addr, "tasks/cancel", None, params.clone()).await;
+    assert_eq!(
+        (status, &reply["result"]),
+        (200, &json!({"resultType": "complete"})),
+        "{reply}"
+    );
+
+    let other = "0".repeat(32);
+    let (status, reply) = post_routed(addr, "tasks/get", Some(&other), params).await;
+    assert_eq!(
+        (status, &reply["error"]["code"]),
+        (400, &json!(-32020)),
+        "{reply}"
+    );
+    assert_eq!(
+        reply["error"]["message"],
+        format!("Mcp-Name header `{other}` does not match body value `{id}`")
+    );
+    // Without `Mcp-Method` naming a tasks method nothing is filled in.
+    let params = json!({"name": "add", "arguments": {"a": 1, "b": 1}, "_meta": meta(true)});
+    let (status, reply) = post_routed(addr, "tools/call", None, params).await;
+    assert_eq!(
+        (status, &reply["error"]["message"]),
+        (
+            400,
+            &json!("missing required Mcp-Name header for `tools/call`")
+        ),
+        "{reply}"
+    );
     shutdown.cancel();
 }
 

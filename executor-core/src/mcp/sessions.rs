@@ -14,6 +14,8 @@
 //!   `with_max_sessions` (rmcp's session manager has no cap of its own, and a client that opens
 //!   sessions and walks away would grow the server); a 2026-07-28 request, a request in a
 //!   session, and every request of a stateless server never wait for a session place.
+//! - A `tasks/get`, `tasks/update` or `tasks/cancel` without `Mcp-Name` gets it from the
+//!   body's `taskId` (tasks.rs says why).
 //! - `Retry-After` says how long the wait is: until the least recently used session idles
 //!   out, or how long a request has lately held its place.
 
@@ -206,7 +208,6 @@ where
     where
         B: hyper::body::Body<Data = Bytes> + Unpin,
     {
-        #[cfg_attr(not(feature = "oauth"), allow(unused_mut))]
         let (mut parts, body) = request.into_parts();
         let permit = if parts.method == http::Method::POST {
             let Some(permit) = self.in_flight.enter() else {
@@ -233,6 +234,7 @@ where
         {
             return Ok(refused);
         }
+        super::tasks::fill_route(&mut parts.headers, &body);
         let session = parts
             .headers
             .get("mcp-session-id")

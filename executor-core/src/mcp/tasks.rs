@@ -214,6 +214,47 @@ fn failed_payload(message: &str) -> TaskPayload {
     }
 }
 
+/// The methods whose `taskId` a 2026-07-28 client mirrors into `Mcp-Name` over HTTP.
+#[cfg(feature = "mcp-http")]
+const ROUTED: [&str; 3] = ["tasks/get", "tasks/update", "tasks/cancel"];
+
+/// Fills in `Mcp-Name` from the body's `taskId` on a `tasks/get`, `tasks/update` or
+/// `tasks/cancel` that came without one. The extension says the client sends it (for a
+/// balancer that routes by task); rmcp's HTTP service refuses such a request with -32020, and
+/// the Python client of `fastmcp-tasks` 4.1.4 never sends it. A task here is readable from any
+/// replica, so nothing is routed by it: the header is taken from the body, as that package's
+/// own server does. A header that is present is left alone, so one that disagrees with the body is
+/// still refused. Only requests whose `Mcp-Method` names one of these methods are parsed.
+#[cfg(feature = "mcp-http")]
+pub(super) fn fill_route(headers: &mut http::HeaderMap, body: &[u8]) {
+    #[derive(serde::Deserialize)]
+    struct Probe {
+        params: Option<Params>,
+    }
+    #[derive(serde::Deserialize)]
+    struct Params {
+        #[serde(rename = "taskId")]
+        task_id: Option<Box<str>>,
+    }
+    let routed = headers
+        .get("mcp-method")
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|m| ROUTED.contains(&m));
+    if !routed || headers.contains_key("mcp-name") {
+        return;
+    }
+    let Some(id) = serde_json::from_slice::<Probe>(body)
+        .ok()
+        .and_then(|p| p.params?.task_id)
+    else {
+        return;
+    };
+    // An id that cannot be a header value is not one of ours; rmcp refuses the request.
+    if let Ok(value) = http::HeaderValue::from_str(&id) {
+        headers.insert("mcp-name", value);
+    }
+}
+
 /// Tasks for a server whose tools include one that can be a task: the in-memory store.
 pub(super) fn default_tasks(specs: &crate::tool::SpecList) -> Option<Tasks> {
     specs
