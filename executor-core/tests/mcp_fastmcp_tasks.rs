@@ -1,7 +1,7 @@
-//! `McpToolExecutor` against a task server nobody here wrote: FastMCP 4.1.4 with
+//! `McpToolExecutor` against a task server nobody here wrote: `FastMCP` 4.1.4 with
 //! `fastmcp-tasks` 4.1.4 (`tests/peers/mcp/fastmcp_task_server.py`, `task=…` tools on an
 //! in-memory docket), on stdio and stateless streamable HTTP. Our client declares the tasks
-//! extension, FastMCP answers with a task, and the caller gets the tool's result as a plain
+//! extension, `FastMCP` answers with a task, and the caller gets the tool's result as a plain
 //! call would give it.
 //!
 //! These tests need a Python with `fastmcp-tasks`, named by `EXECUTOR_FASTMCP_PYTHON`, so they
@@ -84,7 +84,10 @@ async fn tasks_as_plain_calls(executor: &McpToolExecutor, marks: &Path) {
     let summary = executor
         .execute("summary", &json!({"topic": "long running tools"}))
         .await;
-    assert_eq!(summary, Ok(json!({"topic": "long running tools", "words": 3})));
+    assert_eq!(
+        summary,
+        Ok(json!({"topic": "long running tools", "words": 3}))
+    );
 
     // The task's status messages (FastMCP's `report_progress` inside a task) come through as
     // progress chunks, then the result.

@@ -110,6 +110,9 @@ pub(crate) struct Gate<S> {
     /// The bearer-token check (`McpServer::with_oauth`).
     #[cfg(feature = "oauth")]
     guard: Option<super::oauth::Guard>,
+    /// The server runs tasks: 2025-11-25 task requests are renamed for rmcp, and the
+    /// `initialize` answer declares them (`mcp/tasks_legacy.rs`).
+    legacy_tasks: bool,
 }
 
 /// What the gate needs to know of the server.
@@ -120,6 +123,7 @@ pub(crate) struct GateLimits {
     pub(crate) max_body: usize,
     #[cfg(feature = "oauth")]
     pub(crate) guard: Option<super::oauth::Guard>,
+    pub(crate) legacy_tasks: bool,
 }
 
 impl<S> Gate<S> {
@@ -135,6 +139,7 @@ impl<S> Gate<S> {
             last_used: Arc::new(Mutex::new(HashMap::new())),
             #[cfg(feature = "oauth")]
             guard: limits.guard.clone(),
+            legacy_tasks: limits.legacy_tasks,
         }
     }
 
@@ -235,6 +240,16 @@ where
             return Ok(refused);
         }
         super::tasks::fill_route(&mut parts.headers, &body);
+        let body = match self
+            .legacy_tasks
+            .then(|| super::tasks_legacy::rewrite(&body))
+        {
+            Some(Some(renamed)) => Bytes::from(renamed),
+            _ => body,
+        };
+        let declares_tasks = self.legacy_tasks
+            && parts.method == http::Method::POST
+            && initialize_id(&body).is_some();
         let session = parts
             .headers
             .get("mcp-session-id")
@@ -252,6 +267,15 @@ where
         let response = match opens {
             Some(id) => self.open_session(request, id).await?,
             None => self.inner.call(request).await?,
+        };
+        let response = if declares_tasks {
+            // The answer grows: its length is the chunks' again.
+            let (mut head, body) = response.into_parts();
+            head.headers.remove(http::header::CONTENT_LENGTH);
+            let body = body.map_frame(|frame| frame.map_data(super::tasks_legacy::advertise_in));
+            Response::from_parts(head, body.boxed())
+        } else {
+            response
         };
         Ok(match permit {
             Some(permit) => response.map(|body| Held { body, permit }.boxed()),

@@ -24,7 +24,7 @@ use crate::failure::transport::{McpOutcome, for_mcp};
 use crate::task::{
     TaskError, TaskOutcome, TaskRecord, TaskSpec, TaskStatus, TaskSupport, Tasks, iso8601,
 };
-use crate::tool::{ToolContext, ToolExecution, ToolExecutor, ToolSpec};
+use crate::tool::{ToolContext, ToolExecution, ToolExecutor};
 
 /// How a `tools/call` is answered.
 pub(super) enum Mode {
@@ -42,14 +42,25 @@ pub(super) fn declared(context: &RequestContext<RoleServer>) -> bool {
         .is_some_and(|caps| caps.supports_tasks())
 }
 
-/// How a call of `spec`'s tool is answered for this request; -32021 for a tool that runs only
-/// as a task, called by a client that did not declare the extension.
-pub(super) fn mode(spec: Option<&ToolSpec>, declared: bool) -> Result<Mode, ErrorData> {
-    let Some(settings) = spec.and_then(|s| s.task) else {
+/// How a call of `tool` (whose task settings are `settings`) is answered for this request;
+/// for a tool that runs only as a task, called by a client that did not ask for one, -32021
+/// (2026-07-28: the extension was not declared) or -32601 (2025-11-25: no `params.task`).
+pub(super) fn mode(
+    tool: &str,
+    settings: Option<TaskSpec>,
+    declared: bool,
+    legacy: bool,
+) -> Result<Mode, ErrorData> {
+    let Some(settings) = settings else {
         return Ok(Mode::Plain);
     };
     match (settings.support, declared) {
         (TaskSupport::Forbidden, _) | (TaskSupport::Optional, false) => Ok(Mode::Plain),
+        (TaskSupport::Required, false) if legacy => Err(ErrorData::new(
+            ErrorCode::METHOD_NOT_FOUND,
+            format!("tool `{tool}` runs only as a task: call it with `params.task`"),
+            None,
+        )),
         (TaskSupport::Required, false) => Err(missing_capability()),
         (_, true) => Ok(Mode::Task(settings)),
     }
@@ -72,6 +83,22 @@ pub(super) async fn start(
     settings: TaskSpec,
     wrap: Option<convert::Shape>,
 ) -> Result<CallToolResponse, ErrorData> {
+    let record = start_record(tasks, executor, name, params, ctx, settings, wrap).await?;
+    Ok(CallToolResponse::Task(CreateTaskResult::new(wire_task(
+        &record,
+    ))))
+}
+
+/// Starts the call as a task; its first record, once the store holds it.
+pub(super) async fn start_record(
+    tasks: &Tasks,
+    executor: Arc<dyn ToolExecutor>,
+    name: String,
+    params: Value,
+    ctx: ToolContext,
+    settings: TaskSpec,
+    wrap: Option<convert::Shape>,
+) -> Result<TaskRecord, ErrorData> {
     let tool = name.clone();
     let call = move |ctx: ToolContext| -> crate::tool::BoxFuture<'static, _> {
         Box::pin(async move {
@@ -82,13 +109,10 @@ pub(super) async fn start(
         })
     };
     let finish = Box::new(move |outcome| finish(outcome, wrap));
-    let record = tasks
+    tasks
         .start(&tool, settings, ctx, call, finish)
         .await
-        .map_err(|e| to_error(&e))?;
-    Ok(CallToolResponse::Task(CreateTaskResult::new(wire_task(
-        &record,
-    ))))
+        .map_err(|e| to_error(&e))
 }
 
 /// A finished call as the task's outcome: the `CallToolResult` (a tool's failure included, as
@@ -145,7 +169,7 @@ pub(super) async fn update(tasks: &Tasks, id: &str) -> Result<(), ErrorData> {
     tasks.get(id).await.map(drop).map_err(|e| to_error(&e))
 }
 
-fn to_error(error: &TaskError) -> ErrorData {
+pub(super) fn to_error(error: &TaskError) -> ErrorData {
     match error {
         TaskError::Unknown(_) => ErrorData::invalid_params(error.to_string(), None),
         _ => ErrorData::internal_error(error.to_string(), None),
