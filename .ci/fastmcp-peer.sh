@@ -58,7 +58,7 @@ wait "$server_pid" 2>/dev/null || true
 trap - EXIT
 
 echo "fastmcp-peer: McpToolExecutor against a FastMCP task server (stdio, stateless HTTP)"
-EXECUTOR_FASTMCP_PYTHON="$python" timeout 300 cargo test --quiet -p tool-executor --all-features \
+EXECUTOR_FASTMCP_PYTHON="$python" cargo test --quiet -p tool-executor --all-features \
     --test mcp_fastmcp_tasks -- --ignored
 
 echo "fastmcp-peer: all peers passed"

@@ -113,7 +113,7 @@ pub(crate) struct Inner {
     /// `with_tasks` was not called (see `mcp/tasks.rs`).
     pub(super) tasks: Option<crate::task::Tasks>,
     /// The tasks each session created, for 2025-11-25's `tasks/list` (`mcp/tasks_legacy.rs`).
-    pub(super) owned_tasks: Arc<super::tasks_legacy::Owned>,
+    pub(super) owned_tasks: Arc<super::tasks::Owned>,
     /// Prompts, resources, log levels and subscriptions (`mcp/catalog.rs`).
     pub(crate) offer: Arc<super::offer::Offer>,
 }
@@ -466,7 +466,7 @@ impl McpServer {
         context: &RequestContext<RoleServer>,
     ) -> Result<super::tasks::Mode, ErrorData> {
         let declared = super::tasks::declared(context);
-        let legacy = super::tasks_legacy::is_legacy(context);
+        let legacy = super::tasks::is_legacy(context);
         super::tasks::mode(tool, self.task_settings(tool, context), declared, legacy)
     }
 
@@ -872,7 +872,7 @@ impl ServerHandler for McpServer {
         request: CustomRequest,
         context: RequestContext<RoleServer>,
     ) -> Result<CustomResult, ErrorData> {
-        match super::tasks_legacy::serve(self, &request, context).await {
+        match self.legacy_task_request(&request, context).await {
             Some(answer) => answer,
             None => Err(ErrorData::new(
                 ErrorCode::METHOD_NOT_FOUND,

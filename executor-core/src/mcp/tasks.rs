@@ -9,7 +9,8 @@
 //! once the store holds it; a tool's `isError` result is `completed`, a JSON-RPC error
 //! `failed`.
 
-use std::sync::Arc;
+use std::collections::VecDeque;
+use std::sync::{Arc, Mutex, PoisonError};
 
 use rmcp::model::{
     CallToolResponse, ClientCapabilities, CreateTaskResult, DetailedTask, ErrorCode, ErrorData,
@@ -25,6 +26,14 @@ use crate::task::{
     TaskError, TaskOutcome, TaskRecord, TaskSpec, TaskStatus, TaskSupport, Tasks, iso8601,
 };
 use crate::tool::{ToolContext, ToolExecution, ToolExecutor};
+
+/// The `_meta` key every 2026-07-28 request carries.
+pub(super) const VERSION_META: &str = "io.modelcontextprotocol/protocolVersion";
+
+/// Whether the request is of a version before 2026-07-28 (its `_meta` names no version).
+pub(super) fn is_legacy(context: &RequestContext<RoleServer>) -> bool {
+    !context.meta.0.0.contains_key(VERSION_META)
+}
 
 /// How a `tools/call` is answered.
 pub(super) enum Mode {
@@ -293,4 +302,42 @@ pub(super) fn advertise(capabilities: &mut rmcp::model::ServerCapabilities) {
         .extensions
         .get_or_insert_with(Default::default)
         .insert(rmcp::model::TASKS_EXTENSION_ID.to_owned(), Map::new());
+}
+
+/// How many task ids one session's 2025-11-25 `tasks/list` remembers (the oldest go first),
+/// and how many sessions are remembered (the least recently creating goes first).
+const PER_SESSION: usize = 1_000;
+const SESSIONS: usize = 1_000;
+
+/// The task ids each session created, for 2025-11-25's `tasks/list` (`mcp/tasks_legacy.rs`).
+#[derive(Debug, Default)]
+pub(super) struct Owned {
+    sessions: Mutex<VecDeque<(String, VecDeque<String>)>>,
+}
+
+impl Owned {
+    pub(super) fn add(&self, session: &str, id: String) {
+        let mut sessions = self.sessions.lock().unwrap_or_else(PoisonError::into_inner);
+        let mut ids = match sessions.iter().position(|(s, _)| s == session) {
+            Some(i) => sessions.remove(i).map(|(_, ids)| ids).unwrap_or_default(),
+            None => VecDeque::new(),
+        };
+        if ids.len() == PER_SESSION {
+            ids.pop_front();
+        }
+        ids.push_back(id);
+        if sessions.len() == SESSIONS {
+            sessions.pop_front();
+        }
+        sessions.push_back((session.to_owned(), ids));
+    }
+
+    pub(super) fn of(&self, session: &str) -> Vec<String> {
+        let sessions = self.sessions.lock().unwrap_or_else(PoisonError::into_inner);
+        sessions
+            .iter()
+            .find(|(s, _)| s == session)
+            .map(|(_, ids)| ids.iter().cloned().collect())
+            .unwrap_or_default()
+    }
 }

@@ -23,8 +23,8 @@
 //! connection, the HTTP `Mcp-Session-Id`) created: a task's id is all that guards it, and a
 //! list open to every caller would give ids away.
 
-use std::collections::{HashMap, VecDeque};
-use std::sync::{Arc, Mutex, PoisonError};
+use std::collections::HashMap;
+use std::sync::Arc;
 use std::time::Duration;
 
 use rmcp::ServerHandler;
@@ -35,7 +35,8 @@ use rmcp::model::{
 use rmcp::service::{Peer, RequestContext, RoleServer};
 use serde_json::{Map, Value, json};
 
-use super::McpServer;
+use super::server::McpServer;
+use super::tasks::Owned;
 use crate::task::{TaskOutcome, TaskRecord, TaskSpec, TaskStatus, TaskSupport, Tasks, iso8601};
 
 /// The private method names rmcp sees for the rewritten requests.
@@ -52,7 +53,7 @@ const METHODS: [&str; 6] = [
 ];
 
 /// The `_meta` key every 2026-07-28 request carries.
-const VERSION_META: &str = "io.modelcontextprotocol/protocolVersion";
+const VERSION_META: &str = super::tasks::VERSION_META;
 
 /// The `_meta` key tying a `tasks/result` answer to its task.
 const RELATED_TASK: &str = "io.modelcontextprotocol/related-task";
@@ -60,22 +61,12 @@ const RELATED_TASK: &str = "io.modelcontextprotocol/related-task";
 /// A `tasks/list` page.
 const PAGE: usize = 100;
 
-/// How many task ids one session's `tasks/list` remembers (the oldest go first), and how many
-/// sessions are remembered (the least recently creating goes first).
-const PER_SESSION: usize = 1_000;
-const SESSIONS: usize = 1_000;
-
 /// How long `tasks/cancel` waits for a running call to stop before it answers the task as it
 /// then is (a call that ignores its cancellation keeps its status until it ends).
 const CANCEL_WAIT: Duration = Duration::from_secs(5);
 
 /// How often `tasks/result` reads the record of a task another process runs.
 const RESULT_POLL: (Duration, Duration) = (Duration::from_millis(10), Duration::from_secs(1));
-
-/// Whether the request is of a version before 2026-07-28 (its `_meta` names no version).
-pub(super) fn is_legacy(context: &RequestContext<RoleServer>) -> bool {
-    !context.meta.0.0.contains_key(VERSION_META)
-}
 
 /// The request in `raw`, renamed to its private method when it is a 2025-11-25 task request
 /// (see the module docs); `None` for anything else, which is most requests, found without
@@ -154,41 +145,24 @@ pub(crate) fn advertise_in(chunk: hyper::body::Bytes) -> hyper::body::Bytes {
     patched.into()
 }
 
-/// The task ids each session created, for `tasks/list`.
-#[derive(Debug, Default)]
-pub(super) struct Owned {
-    sessions: Mutex<VecDeque<(String, VecDeque<String>)>>,
-}
-
-impl Owned {
-    fn add(&self, session: &str, id: String) {
-        let mut sessions = self.sessions.lock().unwrap_or_else(PoisonError::into_inner);
-        let mut ids = match sessions.iter().position(|(s, _)| s == session) {
-            Some(i) => sessions.remove(i).map(|(_, ids)| ids).unwrap_or_default(),
-            None => VecDeque::new(),
-        };
-        if ids.len() == PER_SESSION {
-            ids.pop_front();
-        }
-        ids.push_back(id);
-        if sessions.len() == SESSIONS {
-            sessions.pop_front();
-        }
-        sessions.push_back((session.to_owned(), ids));
-    }
-
-    fn of(&self, session: &str) -> Vec<String> {
-        let sessions = self.sessions.lock().unwrap_or_else(PoisonError::into_inner);
-        sessions
-            .iter()
-            .find(|(s, _)| s == session)
-            .map(|(_, ids)| ids.iter().cloned().collect())
-            .unwrap_or_default()
-    }
-}
-
 /// Answers a rewritten request; `None` for a custom request that is not one.
-pub(super) async fn serve(
+impl McpServer {
+    /// Answers a request [`rewrite`] renamed; `None` for a custom request that is not one.
+    pub(super) async fn legacy_task_request(
+        &self,
+        request: &CustomRequest,
+        context: RequestContext<RoleServer>,
+    ) -> Option<Result<CustomResult, ErrorData>> {
+        serve(self, request, context).await
+    }
+
+    /// The ids of the tasks each session created (2025-11-25 `tasks/list`).
+    fn owned_tasks(&self) -> &Arc<Owned> {
+        &self.inner.owned_tasks
+    }
+}
+
+async fn serve(
     server: &McpServer,
     request: &CustomRequest,
     context: RequestContext<RoleServer>,
@@ -559,11 +533,4 @@ fn millis(d: Duration) -> u64 {
 
 fn internal(why: impl Into<String>) -> ErrorData {
     ErrorData::internal_error(why.into(), None)
-}
-
-impl McpServer {
-    /// The ids of the tasks each session created (2025-11-25 `tasks/list`).
-    pub(super) fn owned_tasks(&self) -> &Arc<Owned> {
-        &self.inner.owned_tasks
-    }
 }
