@@ -90,6 +90,17 @@ async fn until_dropped(key: &str) {
     .unwrap_or_else(|_| panic!("the `held` call `{key}` was never dropped"));
 }
 
+/// Three steps, each reported as progress.
+#[tool(task = "required", poll = "20ms")]
+async fn steps(ctx: &ToolContext) -> u32 {
+    for step in 1..=3_u32 {
+        ctx.progress(f64::from(step) / 4.0, format!("step {step} of 3"))
+            .await;
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    3
+}
+
 /// Never a task.
 #[tool]
 fn plain() -> &'static str {
@@ -97,7 +108,9 @@ fn plain() -> &'static str {
 }
 
 fn server() -> McpServer {
-    tool_executor::mcp_server!(toolset![report, add, hang, refuse, brief, held, plain])
+    tool_executor::mcp_server!(toolset![
+        report, add, hang, refuse, brief, held, steps, plain
+    ])
 }
 
 /// The per-request `_meta` of 2026-07-28, declaring the tasks extension or not.
@@ -782,6 +795,7 @@ async fn legacy_initialize_declares_tasks_and_tools_list_says_which_tools_are_ta
             ("refuse".to_owned(), expect("required")),
             ("brief".to_owned(), expect("required")),
             ("held".to_owned(), expect("required")),
+            ("steps".to_owned(), expect("required")),
             ("plain".to_owned(), expect("forbidden")),
         ]
     );
@@ -960,6 +974,38 @@ async fn legacy_cancel_answers_the_cancelled_task_ends_a_waiting_result_and_is_f
         again["error"],
         json!({"code": -32602, "message": format!("task {id} is already cancelled")})
     );
+}
+
+#[tokio::test]
+async fn legacy_task_progress_goes_to_the_calls_progress_token() {
+    let mut legacy = Legacy::start(server()).await;
+    let params = json!({"name": "steps", "arguments": {}, "task": {},
+        "_meta": {"progressToken": "p-1"}});
+    let id = legacy_created(&legacy.request("tools/call", params).await, 300_000, 20);
+    let note = legacy.status_notification(&id).await;
+    assert_eq!(note["params"]["status"], "completed", "{note}");
+    let progress: Vec<Value> = legacy
+        .notifications
+        .iter()
+        .filter(|n| n["method"] == "notifications/progress")
+        .map(|n| n["params"].clone())
+        .collect();
+    let expect = |step: u32| {
+        json!({"progressToken": "p-1", "progress": f64::from(step) / 4.0, "total": 1.0,
+            "message": format!("step {step} of 3")})
+    };
+    assert_eq!(progress, [expect(1), expect(2), expect(3)]);
+
+    // Without a token, none.
+    let params = json!({"name": "steps", "arguments": {}, "task": {}});
+    let id = legacy_created(&legacy.request("tools/call", params).await, 300_000, 20);
+    legacy.status_notification(&id).await;
+    let all = legacy
+        .notifications
+        .iter()
+        .filter(|n| n["method"] == "notifications/progress")
+        .count();
+    assert_eq!(all, 3, "only the first call's: {:?}", legacy.notifications);
 }
 
 /// A stateful HTTP session on 2025-11-25: `initialize` (the capability spliced into rmcp's

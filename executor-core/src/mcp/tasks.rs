@@ -22,6 +22,7 @@ use serde_json::{Map, Value};
 use super::convert;
 use crate::failure::ToolFailure;
 use crate::failure::transport::{McpOutcome, for_mcp};
+use crate::runtime::Subscription;
 use crate::task::{
     TaskError, TaskOutcome, TaskRecord, TaskSpec, TaskStatus, TaskSupport, Tasks, iso8601,
 };
@@ -92,13 +93,14 @@ pub(super) async fn start(
     settings: TaskSpec,
     wrap: Option<convert::Shape>,
 ) -> Result<CallToolResponse, ErrorData> {
-    let record = start_record(tasks, executor, name, params, ctx, settings, wrap).await?;
+    let (record, _) = start_record(tasks, executor, name, params, ctx, settings, wrap).await?;
     Ok(CallToolResponse::Task(CreateTaskResult::new(wire_task(
         &record,
     ))))
 }
 
-/// Starts the call as a task; its first record, once the store holds it.
+/// Starts the call as a task; its first record, once the store holds it, and its chunks from
+/// the start.
 pub(super) async fn start_record(
     tasks: &Tasks,
     executor: Arc<dyn ToolExecutor>,
@@ -107,7 +109,7 @@ pub(super) async fn start_record(
     ctx: ToolContext,
     settings: TaskSpec,
     wrap: Option<convert::Shape>,
-) -> Result<TaskRecord, ErrorData> {
+) -> Result<(TaskRecord, Subscription), ErrorData> {
     let tool = name.clone();
     let call = move |ctx: ToolContext| -> crate::tool::BoxFuture<'static, _> {
         Box::pin(async move {
@@ -119,7 +121,7 @@ pub(super) async fn start_record(
     };
     let finish = Box::new(move |outcome| finish(outcome, wrap));
     tasks
-        .start(&tool, settings, ctx, call, finish)
+        .start_subscribed(&tool, settings, ctx, call, finish)
         .await
         .map_err(|e| to_error(&e))
 }

@@ -2,8 +2,8 @@
 //! (`mcp/tasks.rs`): `params.task: {ttl}` on `tools/call` answered with `{task}`, the
 //! capability `tasks.requests.tools.call` (with `tasks.list` and `tasks.cancel`) in
 //! `initialize`, `Tool.execution.taskSupport` in `tools/list`, `tasks/get`, the blocking
-//! `tasks/result`, `tasks/list`, `tasks/cancel`, and `notifications/tasks/status` when a task
-//! ends.
+//! `tasks/result`, `tasks/list`, `tasks/cancel`, `notifications/tasks/status` when a task
+//! ends, and the task's progress as `notifications/progress` on the call's `progressToken`.
 //!
 //! rmcp 3.11 carries none of this: it drops `params.task`, has no `Tool.execution` and no
 //! `tasks` capability, and answers `tasks/get` and `tasks/cancel` with the extension's shapes,
@@ -30,14 +30,16 @@ use std::time::Duration;
 use rmcp::ServerHandler;
 use rmcp::model::{
     CallToolRequestParams, CustomNotification, CustomRequest, CustomResult, ErrorCode, ErrorData,
-    ServerNotification, ServerResult,
+    ProgressNotificationParam, ProgressToken, ServerNotification, ServerResult,
 };
 use rmcp::service::{Peer, RequestContext, RoleServer};
 use serde_json::{Map, Value, json};
 
 use super::server::McpServer;
 use super::tasks::Owned;
+use crate::runtime::Subscription;
 use crate::task::{TaskOutcome, TaskRecord, TaskSpec, TaskStatus, TaskSupport, Tasks, iso8601};
+use crate::tool::ToolStreamChunk;
 
 /// The private method names rmcp sees for the rewritten requests.
 const PREFIX: &str = "executor/tasks-2025-11-25/";
@@ -277,21 +279,38 @@ async fn call(
     let executor = server.executor();
     let params = Value::Object(request.arguments.unwrap_or_default());
     let name = request.name.to_string();
-    let record =
+    let (record, chunks) =
         super::tasks::start_record(tasks, executor, name, params, ctx, settings, wrap).await?;
     let id = record.id.to_string();
     if let Some(session) = server.session_of(&context) {
         server.owned_tasks().add(&session, id.clone());
     }
-    tokio::spawn(notify_when_done(tasks.clone(), id, context.peer.clone()));
+    let token = context.meta.get_progress_token();
+    let relay = relay(tasks.clone(), id, chunks, token, context.peer.clone());
+    tokio::spawn(relay);
     Ok(json!({"task": wire_task(&record)}))
 }
 
-/// Sends `notifications/tasks/status` once the task ends (the spec leaves which transitions
-/// are notified to the server; polling stays the source of truth).
-async fn notify_when_done(tasks: Tasks, id: String, peer: Peer<RoleServer>) {
-    if let Some(handle) = tasks.handle(&id) {
-        let _ = handle.wait().await;
+/// While the task runs, its progress as `notifications/progress` on the call's
+/// `progressToken` (2025-11-25 keeps the token valid for the task's lifetime; 2026-07-28 has
+/// no progress for tasks); once it ends, `notifications/tasks/status` (the spec leaves which
+/// transitions are notified to the server; polling stays the source of truth).
+async fn relay(
+    tasks: Tasks,
+    id: String,
+    mut chunks: Subscription,
+    token: Option<ProgressToken>,
+    peer: Peer<RoleServer>,
+) {
+    while let Some(chunk) = chunks.next().await {
+        let (Some(token), ToolStreamChunk::Progress { fraction, message }) = (&token, chunk) else {
+            continue;
+        };
+        let mut param = ProgressNotificationParam::new(token.clone(), fraction);
+        param.total = Some(1.0);
+        param.message = message;
+        // A client that left has nobody to tell; the task runs on.
+        let _ = peer.notify_progress(param).await;
     }
     let Ok(record) = until_terminal(&tasks, &id, None).await else {
         return;

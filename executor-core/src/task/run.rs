@@ -16,7 +16,7 @@ use super::record::{TaskId, TaskOutcome, TaskRecord, TaskStatus};
 use super::store::{StoreError, TaskStore};
 use super::support::TaskSpec;
 use crate::failure::{FailureKind, ToolFailure};
-use crate::runtime::{Handle, HandleId};
+use crate::runtime::{Handle, HandleId, Subscription};
 use crate::tool::{BoxFuture, STREAM_CAPACITY, ToolContext, ToolExecution, ToolStreamChunk};
 
 /// A task's TTL when neither its tool nor the server sets one: 5 minutes.
@@ -153,6 +153,28 @@ impl Tasks {
     where
         C: FnOnce(ToolContext) -> BoxFuture<'static, Result<ToolExecution, ToolFailure>>,
     {
+        let (record, _) = self
+            .start_subscribed(tool, settings, ctx, call, finish)
+            .await?;
+        Ok(record)
+    }
+
+    /// [`start`](Self::start), with a subscription to the call's chunks taken before the call
+    /// starts, so none is missed (a server relaying the task's progress to its client).
+    ///
+    /// # Errors
+    /// As [`start`](Self::start).
+    pub async fn start_subscribed<C>(
+        &self,
+        tool: &str,
+        settings: TaskSpec,
+        ctx: ToolContext,
+        call: C,
+        finish: Finish,
+    ) -> Result<(TaskRecord, Subscription), TaskError>
+    where
+        C: FnOnce(ToolContext) -> BoxFuture<'static, Result<ToolExecution, ToolFailure>>,
+    {
         let tokio = tokio::runtime::Handle::try_current().map_err(|_| TaskError::NoRuntime)?;
         let ttl = settings.ttl.unwrap_or(self.inner.ttl).min(MAX_TASK_TTL);
         let poll = settings.poll_interval.unwrap_or(self.inner.poll_interval);
@@ -167,12 +189,13 @@ impl Tasks {
             .with_deadline(Instant::now() + ttl);
         let handle = Handle::detached(id, token);
         let subscription = handle.subscribe();
+        let watch = handle.subscribe();
         self.live().insert(id, handle.clone());
         handle.start(&tokio, chunks, call(ctx), || {});
         let tasks = self.clone();
         let first = record.clone();
         tokio.spawn(async move { tasks.follow(handle, subscription, first, finish).await });
-        Ok(record)
+        Ok((record, watch))
     }
 
     /// Writes the handle's progress messages and then its outcome into the task's record.
