@@ -19,7 +19,7 @@ use super::store::{StoreError, TaskStore};
 use super::support::TaskSpec;
 use crate::elicit::Asker;
 use crate::failure::{FailureKind, ToolFailure};
-use crate::runtime::{Handle, HandleId};
+use crate::runtime::{Handle, HandleId, Subscription};
 use crate::tool::{BoxFuture, STREAM_CAPACITY, ToolContext, ToolExecution, ToolStreamChunk};
 
 /// A task's TTL when neither its tool nor the server sets one: 5 minutes.
@@ -165,6 +165,28 @@ impl Tasks {
     where
         C: FnOnce(ToolContext) -> BoxFuture<'static, Result<ToolExecution, ToolFailure>>,
     {
+        let (record, _) = self
+            .start_subscribed(tool, settings, ctx, call, finish)
+            .await?;
+        Ok(record)
+    }
+
+    /// [`start`](Self::start), with a subscription to the call's chunks taken before the call
+    /// starts, so none is missed (a server relaying the task's progress to its client).
+    ///
+    /// # Errors
+    /// As [`start`](Self::start).
+    pub async fn start_subscribed<C>(
+        &self,
+        tool: &str,
+        settings: TaskSpec,
+        ctx: ToolContext,
+        call: C,
+        finish: Finish,
+    ) -> Result<(TaskRecord, Subscription), TaskError>
+    where
+        C: FnOnce(ToolContext) -> BoxFuture<'static, Result<ToolExecution, ToolFailure>>,
+    {
         let tokio = tokio::runtime::Handle::try_current().map_err(|_| TaskError::NoRuntime)?;
         let ttl = settings.ttl.unwrap_or(self.inner.ttl).min(MAX_TASK_TTL);
         let poll = settings.poll_interval.unwrap_or(self.inner.poll_interval);
@@ -182,6 +204,7 @@ impl Tasks {
             .with_extension(Asker::new(TaskAsker::new(questions)));
         let handle = Handle::detached(id, token);
         let subscription = handle.subscribe();
+        let watch = handle.subscribe();
         let live = Live {
             handle: handle.clone(),
             answers,
@@ -198,7 +221,7 @@ impl Tasks {
             waiting: None,
         };
         tokio.spawn(async move { tasks.follow(follow, first, finish).await });
-        Ok(record)
+        Ok((record, watch))
     }
 
     /// Writes the handle's progress messages, its questions and their answers, and then its
