@@ -272,3 +272,50 @@ async fn without_an_approver_a_runtime_call_cannot_ask() {
         .unwrap_err();
     assert_eq!(refused.code(), "elicitation_unsupported");
 }
+
+/// A hand-written executor whose one tool confirms; whether its spec says it asks is the
+/// test's choice.
+struct HandWritten {
+    asks_user: bool,
+}
+
+impl tool_executor::ContextExecutor for HandWritten {
+    fn dispatch<'a>(
+        &'a self,
+        _tool: &'a str,
+        _params: &'a Value,
+        ctx: ToolContext,
+    ) -> tool_executor::tool::BoxFuture<'a, Result<tool_executor::ToolExecution, ToolFailure>> {
+        Box::pin(async move {
+            let yes = ctx.confirm("Go on?").await?;
+            Ok(tool_executor::ToolExecution::output_only(json!(yes)))
+        })
+    }
+
+    fn list_specs(&self) -> tool_executor::tool::SpecList {
+        let spec = tool_executor::ToolSpec::new("go", "Goes on.", json!({"type": "object"}))
+            .with_asks_user(self.asks_user);
+        std::sync::Arc::from(vec![std::sync::Arc::new(spec)])
+    }
+}
+
+/// Only tools whose spec says they may ask are deferred (`#[tool]` says so for tools that take
+/// a context or confirm); another tool's question fails at once, as before.
+#[tokio::test]
+async fn only_tools_that_say_they_ask_are_deferred() {
+    for asks_user in [false, true] {
+        let tools = HandWritten { asks_user };
+        let defs = Definitions::from_specs(&tools.specs(), Provider::OpenAiChat).unwrap();
+        let response = completion(&[("c", "go", json!({}))]);
+        let mut answer = defs.answer(&tools, &response).await.unwrap();
+        if !asks_user {
+            assert!(!answer.is_waiting());
+            let failure = answer.outcomes()[0].result.as_ref().unwrap_err();
+            assert_eq!(failure.code(), "elicitation_unsupported");
+            continue;
+        }
+        answer.waiting_mut().for_each(Waiting::approve);
+        let answer = defs.resume(&tools, answer).await;
+        assert_eq!(answer.outcomes()[0].result, Ok(json!(true)));
+    }
+}

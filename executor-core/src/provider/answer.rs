@@ -352,8 +352,8 @@ type Ran = (Result<Value, ToolFailure>, Option<Waiting>);
 
 /// One call through `execute_with_context`, its arguments as we declared them
 /// ([`Declared::restore`]), with `answers` to the questions it asked before. A question not
-/// answered yet ends the call: it waits ([`Waiting`]) unless the application attached its
-/// own [`Asker`] to answer questions in place.
+/// answered yet ends the call of a tool that may ask ([`Declared::asks_user`]): it waits
+/// ([`Waiting`]) unless the application attached its own [`Asker`] to answer in place.
 async fn run<E: ToolExecutor + ?Sized>(
     executor: &E,
     call: &ToolCall<'_>,
@@ -383,7 +383,8 @@ async fn run<E: ToolExecutor + ?Sized>(
     if let Some(extensions) = extensions {
         ctx = ctx.with_extensions(extensions.clone());
     }
-    if ctx.can_elicit() {
+    // A tool that cannot ask, or a call whose application answers in place, runs as is.
+    if !declared.asks_user || ctx.can_elicit() {
         let run = executor.execute_with_context(&declared.name, arguments, ctx);
         return (run.await.map(ToolExecution::into_output), None);
     }
