@@ -126,6 +126,41 @@ pub fn is_option(ty: &syn::Type) -> bool {
     matches!(ty, syn::Type::Path(p) if p.qself.is_none() && p.path.segments.last().is_some_and(|s| s.ident == "Option" && !s.arguments.is_empty()))
 }
 
+/// `Some(true)` for `&ToolContext`, `Some(false)` after reporting `&mut ToolContext` or
+/// `ToolContext` by value, `None`
+/// for any other type. The type is checked by rustc too: the generated call passes a
+/// `&tool_executor::ToolContext`, so a different type named `ToolContext` fails to compile
+/// instead of being silently injected.
+pub fn context_param(ty: &syn::Type, errors: &mut crate::diag::Errors) -> Option<bool> {
+    if let syn::Type::Path(p) = ty
+        && p.qself.is_none()
+        && p.path.segments.last()?.ident == "ToolContext"
+    {
+        errors.spanned(
+            ty,
+            "take the context by reference: `ctx: &ToolContext`; it is lent for the call, not moved into it",
+        );
+        return Some(false);
+    }
+    let syn::Type::Reference(r) = ty else {
+        return None;
+    };
+    let syn::Type::Path(p) = &*r.elem else {
+        return None;
+    };
+    if p.qself.is_some() || p.path.segments.last()?.ident != "ToolContext" {
+        return None;
+    }
+    if let Some(m) = &r.mutability {
+        errors.spanned(
+            m,
+            "take the context by shared reference: `ctx: &ToolContext`",
+        );
+        return Some(false);
+    }
+    Some(true)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
