@@ -250,3 +250,31 @@ async fn the_catalog_reads_a_blocks_value_without_a_server() {
                 "text": "book 3 of poetry, fetched for nobody"}])
     );
 }
+
+#[tokio::test]
+async fn on_2026_07_28_a_prompts_log_follows_the_requests_level() {
+    let library = library();
+    let mut client = server(&library).test_client_on("2026-07-28").await.unwrap();
+    client
+        .get_prompt("recommend", json!({"genre": "plays"}))
+        .await
+        .unwrap();
+    assert!(
+        client.notifications().is_empty(),
+        "no level chosen, no messages"
+    );
+    client.set_log_level("info").await.unwrap();
+    let result = client
+        .get_prompt("recommend", json!({"genre": "plays"}))
+        .await
+        .unwrap();
+    assert_eq!(
+        result["messages"][0]["content"]["text"],
+        "Ada recommends 1 plays book(s) from poetry."
+    );
+    assert_eq!(
+        client.notifications(),
+        [json!({"jsonrpc": "2.0", "method": "notifications/message",
+                "params": {"level": "info", "logger": "recommend", "data": {"genre": "plays"}}})]
+    );
+}

@@ -403,3 +403,79 @@ async fn http_2026_07_28_listen_streams_carry_list_changes_and_updates() {
     assert_eq!(names, [json!("greet")]);
     shutdown.cancel();
 }
+
+#[tokio::test]
+async fn the_test_client_hears_of_changes_on_2025_11_25() {
+    let (server, editor) = changing();
+    let mut client = server.test_client().await.unwrap();
+    assert_eq!(client.list_prompts().await.unwrap(), Vec::<Value>::new());
+    editor.add::<greet>();
+    assert_eq!(
+        client.next_notification().await.unwrap(),
+        notification("notifications/prompts/list_changed")
+    );
+    client.subscribe("notes://7").await.unwrap();
+    assert_eq!(server.notify_resource_updated("notes://7").await, 1);
+    assert_eq!(
+        client.next_notification().await.unwrap(),
+        json!({"jsonrpc": "2.0", "method": "notifications/resources/updated",
+               "params": {"uri": "notes://7"}})
+    );
+}
+
+#[tokio::test]
+async fn the_test_client_speaks_2026_07_28() {
+    let (server, editor) = changing();
+    let mut client = server.test_client_on("2026-07-28").await.unwrap();
+    let discovered = client.initialize_result();
+    assert!(
+        discovered["supportedVersions"]
+            .as_array()
+            .unwrap()
+            .contains(&json!("2026-07-28")),
+        "{discovered}"
+    );
+    assert_eq!(
+        discovered["capabilities"]["prompts"],
+        json!({"listChanged": true})
+    );
+    // No session: the log level rides each request's `_meta`.
+    client.set_log_level("debug").await.unwrap();
+    let read = client.read_resource("notes://7").await.unwrap();
+    assert_eq!(
+        Value::Array(read),
+        json!([{"uri": "notes://7", "mimeType": "text/plain", "text": "note 7"}])
+    );
+    let accepted = client
+        .listen(json!({"promptsListChanged": true, "resourceSubscriptions": ["notes://7"]}))
+        .await
+        .unwrap();
+    assert_eq!(
+        accepted,
+        json!({"promptsListChanged": true, "resourceSubscriptions": ["notes://7"]})
+    );
+    // `resources/subscribe` is legacy: on 2026-07-28 the stream names the URIs instead.
+    assert!(matches!(
+        client.subscribe("notes://7").await,
+        Err(tool_executor::mcp::testing::TestClientError::Rpc { code: -32601, .. })
+    ));
+    editor.add::<greet>();
+    let changed = client.next_notification().await.unwrap();
+    assert_eq!(changed["method"], "notifications/prompts/list_changed");
+    let id = changed["params"]["_meta"]["io.modelcontextprotocol/subscriptionId"].clone();
+    assert!(id.is_number(), "{changed}");
+    server.notify_resource_updated("notes://7").await;
+    assert_eq!(
+        client.next_notification().await.unwrap(),
+        json!({"jsonrpc": "2.0", "method": "notifications/resources/updated",
+               "params": {"uri": "notes://7", "_meta": {"io.modelcontextprotocol/subscriptionId": id}}})
+    );
+    let prompt = client
+        .get_prompt("greet", json!({"name": "Ada"}))
+        .await
+        .unwrap();
+    assert_eq!(
+        prompt["messages"][0]["content"]["text"],
+        "Say hello to Ada."
+    );
+}
