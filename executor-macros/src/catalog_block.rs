@@ -12,6 +12,7 @@ use crate::attr::{self, Keys, set_once};
 use crate::catalog_fn::{CatalogFn, Site};
 use crate::diag::{self, Errors, Fallback};
 use crate::krate::CratePath;
+use crate::util;
 
 /// Which block macro.
 pub struct BlockKind {
@@ -231,11 +232,8 @@ pub fn check_unique(
     }
 }
 
-// Input:  impl Library { fn greet(&self, …) … }   and the items of `impl Prompts`
-// Output: impl Library { fn greet(&self, …) … }
-//         const _: () = { use …::__private as __rt; impl __rt::Prompts for Library { <items> } };
-/// The user's block, then `impl <trait> for` its type with `items`: the one header a block
-/// macro and its fallback share. A trait impl (rejected) is emitted alone.
+/// The user's block, then `impl <trait_name> for` its type with `items` (see
+/// `util::impl_for_block`); a trait impl (rejected) is emitted alone.
 pub fn block_impl(
     block: &ItemImpl,
     krate: &CratePath,
@@ -245,21 +243,6 @@ pub fn block_impl(
     if block.trait_.is_some() {
         return block.to_token_stream();
     }
-    let runtime = krate.runtime();
-    let (impl_generics, _, where_clause) = block.generics.split_for_impl();
-    let self_ty = &block.self_ty;
     let trait_ident = syn::Ident::new(trait_name, Span::call_site());
-    quote! {
-        #block
-
-        #[allow(unused_qualifications)] // every runtime path goes through `__rt` on purpose
-        const _: () = {
-            #runtime
-
-            #[automatically_derived]
-            impl #impl_generics __rt::#trait_ident for #self_ty #where_clause {
-                #items
-            }
-        };
-    }
+    util::impl_for_block(block, &krate.runtime(), &trait_ident, items)
 }

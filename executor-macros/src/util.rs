@@ -161,6 +161,35 @@ pub fn context_param(ty: &syn::Type, errors: &mut crate::diag::Errors) -> Option
     Some(true)
 }
 
+// Input:  impl Library { fn greet(&self, …) … }   and the items of `impl Prompts`
+// Output: impl Library { fn greet(&self, …) … }
+//         const _: () = { use …::__private as __rt; impl __rt::Prompts for Library { <items> } };
+/// The user's `impl` block, then `impl __rt::<trait_ident> for` its type (with its generics)
+/// holding `items`: the one header `#[tools]`, `#[prompts]`, `#[resources]` and their
+/// fallbacks share.
+pub fn impl_for_block(
+    block: &syn::ItemImpl,
+    runtime: &proc_macro2::TokenStream,
+    trait_ident: &syn::Ident,
+    items: &proc_macro2::TokenStream,
+) -> proc_macro2::TokenStream {
+    let (impl_generics, _, where_clause) = block.generics.split_for_impl();
+    let self_ty = &block.self_ty;
+    quote::quote! {
+        #block
+
+        #[allow(unused_qualifications)] // every runtime path goes through `__rt` on purpose
+        const _: () = {
+            #runtime
+
+            #[automatically_derived]
+            impl #impl_generics __rt::#trait_ident for #self_ty #where_clause {
+                #items
+            }
+        };
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

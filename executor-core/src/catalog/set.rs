@@ -63,34 +63,39 @@ impl CatalogEntry {
     /// One entry per prompt `prompts` serves (an `#[prompts]` value).
     pub fn prompts(prompts: impl Prompts) -> impl Iterator<Item = Self> {
         let source: Arc<dyn Prompts> = Arc::new(prompts);
-        source
-            .prompt_specs()
-            .into_iter()
-            .enumerate()
-            .map(move |(index, spec)| {
-                Self::Prompt(PromptEntry {
-                    spec: Arc::new(spec),
-                    source: Arc::clone(&source),
-                    index,
-                })
+        let specs = source.prompt_specs();
+        numbered(source, specs).map(|(spec, source, index)| {
+            Self::Prompt(PromptEntry {
+                spec,
+                source,
+                index,
             })
+        })
     }
 
     /// One entry per resource or template `resources` serves (a `#[resources]` value).
     pub fn resources(resources: impl Resources) -> impl Iterator<Item = Self> {
         let source: Arc<dyn Resources> = Arc::new(resources);
-        source
-            .resource_specs()
-            .into_iter()
-            .enumerate()
-            .map(move |(index, spec)| {
-                Self::Resource(ResourceEntry {
-                    spec: Arc::new(spec),
-                    source: Arc::clone(&source),
-                    index,
-                })
+        let specs = source.resource_specs();
+        numbered(source, specs).map(|(spec, source, index)| {
+            Self::Resource(ResourceEntry {
+                spec,
+                source,
+                index,
             })
+        })
     }
+}
+
+/// Each of `specs` with the `source` that serves it and its number there.
+fn numbered<S: ?Sized, T>(
+    source: Arc<S>,
+    specs: Vec<T>,
+) -> impl Iterator<Item = (Arc<T>, Arc<S>, usize)> {
+    specs
+        .into_iter()
+        .enumerate()
+        .map(move |(index, spec)| (Arc::new(spec), Arc::clone(&source), index))
 }
 
 /// What `#[prompt]` and `#[resource]` implement, so [`catalog!`](crate::catalog!) takes both.
@@ -190,30 +195,31 @@ impl Shared {
 
     /// Removes prompt `name`; whether there was one.
     pub(super) fn remove_prompt(&self, name: &str) -> bool {
-        let mut entries = self.write();
-        let before = entries.prompts.len();
-        entries.prompts.retain(|p| p.spec.name != name);
-        let removed = entries.prompts.len() != before;
-        drop(entries);
-        if removed {
-            self.prompts_changed.send_modify(|n| *n += 1);
-        }
-        removed
+        let removed = remove(&mut self.write().prompts, |p| p.spec.name == name);
+        changed(&self.prompts_changed, removed)
     }
 
     /// Removes the resource with URI `uri`, or the template written `uri`; whether there was
     /// one.
     pub(super) fn remove_resource(&self, uri: &str) -> bool {
-        let mut entries = self.write();
-        let before = entries.resources.len();
-        entries.resources.retain(|r| !r.spec.uri.is(uri));
-        let removed = entries.resources.len() != before;
-        drop(entries);
-        if removed {
-            self.resources_changed.send_modify(|n| *n += 1);
-        }
-        removed
+        let removed = remove(&mut self.write().resources, |r| r.spec.uri.is(uri));
+        changed(&self.resources_changed, removed)
     }
+}
+
+/// Removes the entries `gone` picks; whether there were any.
+fn remove<E>(entries: &mut Vec<E>, gone: impl Fn(&E) -> bool) -> bool {
+    let before = entries.len();
+    entries.retain(|e| !gone(e));
+    entries.len() != before
+}
+
+/// Tells those who listen when `removed`; `removed`.
+fn changed(counter: &watch::Sender<u64>, removed: bool) -> bool {
+    if removed {
+        counter.send_modify(|n| *n += 1);
+    }
+    removed
 }
 
 impl ResourceUri {

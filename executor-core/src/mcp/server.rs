@@ -58,6 +58,12 @@ pub const DEFAULT_MAX_PENDING_OUTPUT: usize = 8 * 1024 * 1024;
 ///   each change sends `notifications/tools/list_changed` to every initialized session, and on
 ///   a 2026-07-28 `subscriptions/listen` stream that asked for it. `tools/list` and calls ask
 ///   the executor what this caller may see ([`ToolExecutor::specs_for`]).
+/// - A [`Catalog`](crate::catalog::Catalog) ([`with_catalog`](Self::with_catalog)) adds
+///   prompts, resources and completion; one with an editor
+///   ([`Catalog::editor`](crate::catalog::Catalog::editor)) is served with `listChanged` on
+///   prompts and resources and the same notifications for its changes, and
+///   [`notify_resource_updated`](Self::notify_resource_updated) reaches 2025-11-25
+///   subscribers and 2026-07-28 streams that follow the URI.
 /// - The server reports your name and version: [`mcp_server!`](crate::mcp_server) fills them
 ///   from your crate; [`McpServer::new`] uses the executable's name.
 ///
