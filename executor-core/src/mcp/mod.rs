@@ -16,6 +16,7 @@ mod convert;
 mod elicit;
 #[cfg(feature = "mcp-http")]
 mod limits;
+mod listen;
 #[cfg(feature = "request-state")]
 mod mrtr;
 #[cfg(all(feature = "mcp-http", feature = "oauth"))]

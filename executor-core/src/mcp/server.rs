@@ -23,9 +23,7 @@ use super::convert::{self, Listed};
 use crate::failure::transport::{McpOutcome, for_mcp};
 use crate::tool::CatchUnwind;
 use crate::tool::SpecList;
-use crate::tool::{
-    ListChanges, STREAM_CAPACITY, ToolContext, ToolExecutor, ToolSpec, ToolStreamChunk,
-};
+use crate::tool::{STREAM_CAPACITY, ToolContext, ToolExecutor, ToolSpec, ToolStreamChunk};
 
 /// The default bound on one stdio request line (8 MiB). Longer requests are answered with an
 /// error instead of being read into memory.
@@ -60,6 +58,12 @@ pub const DEFAULT_MAX_PENDING_OUTPUT: usize = 8 * 1024 * 1024;
 ///   each change sends `notifications/tools/list_changed` to every initialized session, and on
 ///   a 2026-07-28 `subscriptions/listen` stream that asked for it. `tools/list` and calls ask
 ///   the executor what this caller may see ([`ToolExecutor::specs_for`]).
+/// - A [`Catalog`](crate::catalog::Catalog) ([`with_catalog`](Self::with_catalog)) adds
+///   prompts, resources and completion; one with an editor
+///   ([`Catalog::editor`](crate::catalog::Catalog::editor)) is served with `listChanged` on
+///   prompts and resources and the same notifications for its changes, and
+///   [`notify_resource_updated`](Self::notify_resource_updated) reaches 2025-11-25
+///   subscribers and 2026-07-28 streams that follow the URI.
 /// - The server reports your name and version: [`mcp_server!`](crate::mcp_server) fills them
 ///   from your crate; [`McpServer::new`] uses the executable's name.
 ///
@@ -105,10 +109,11 @@ pub(crate) struct Inner {
     catalog: Mutex<Option<Arc<Catalog>>>,
     /// The executor's listing can change (`ToolExecutor::list_changes` is `Some`).
     list_changed: bool,
-    /// Subscriptions to the listing taken when a `subscriptions/listen` request arrived, oldest
-    /// first: rmcp acknowledges the request before `listen` runs, and a change the client
-    /// makes right after the acknowledgment must still reach it.
-    listens: Mutex<std::collections::VecDeque<ListChanges>>,
+    /// Subscriptions to the listings (and resource updates) taken when a
+    /// `subscriptions/listen` request arrived, oldest first: rmcp acknowledges the request
+    /// before `listen` runs, and a change made right after the acknowledgment must still
+    /// reach it (`mcp/listen.rs`).
+    listens: Mutex<std::collections::VecDeque<super::listen::Listen>>,
     /// Where calls that run as tasks are kept; `None` when no tool can be one and
     /// `with_tasks` was not called (see `mcp/tasks.rs`).
     pub(super) tasks: Option<crate::task::Tasks>,
@@ -121,10 +126,6 @@ pub(crate) struct Inner {
 /// The most `listens` kept (one per listen request between its arrival and its `listen`;
 /// more only when requests fail before `listen`).
 const MAX_PENDING_LISTENS: usize = 64;
-
-/// How often a session's list-change relay checks whether its client is gone, when no
-/// change comes to tell it.
-const RELAY_CHECK: std::time::Duration = std::time::Duration::from_secs(10);
 
 /// The MCP listing of one spec list.
 struct Catalog {
@@ -503,23 +504,23 @@ impl McpServer {
             .map(|spec| convert::listed(spec).wrap)
     }
 
-    /// Sends `notifications/tools/list_changed` to `peer` at each change, until the client is
-    /// gone or nothing can change any more.
-    async fn relay_list_changes(mut changes: ListChanges, peer: Peer<RoleServer>) {
-        loop {
-            tokio::select! {
-                more = changes.changed() => {
-                    if !more || peer.notify_tool_list_changed().await.is_err() {
-                        return;
-                    }
-                }
-                () = tokio::time::sleep(RELAY_CHECK) => {
-                    if peer.is_transport_closed() {
-                        return;
-                    }
-                }
-            }
+    /// The context a prompt or resource function is given: the request's id, session, log
+    /// level, the server's extensions, forwarded headers and principal, and its cancellation.
+    pub(crate) fn catalog_context(
+        &self,
+        name: &str,
+        context: &RequestContext<RoleServer>,
+    ) -> ToolContext {
+        let session = self.session_of(context);
+        let mut ctx = ToolContext::new().with_action_id(context.id.to_string());
+        ctx = self.attach_client(ctx, name, context, session.as_deref());
+        if let Some(session) = session {
+            ctx = ctx.with_session_id(session);
         }
+        self.inner
+            .context
+            .attach(ctx, context)
+            .with_cancellation(context.ct.clone())
     }
 
     /// What the server offers beside tools.
@@ -770,16 +771,19 @@ impl ServerHandler for McpServer {
     }
 
     async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
-        if let Some(changes) = self.inner.executor.list_changes() {
-            tokio::spawn(Self::relay_list_changes(changes, context.peer));
+        let listen = super::listen::Listen::take(&*self.inner.executor, self.offer(), false);
+        if !listen.is_empty() {
+            tokio::spawn(super::listen::relay(listen, context.peer));
         }
     }
 
     fn accepted_subscription_filter(
         &self,
-        _requested: &SubscriptionFilter,
+        requested: &SubscriptionFilter,
     ) -> Option<SubscriptionFilter> {
-        let changes = self.inner.executor.list_changes()?;
+        let updates = requested.resource_subscriptions.is_some();
+        let listen = super::listen::Listen::take(&*self.inner.executor, self.offer(), updates);
+        let accepted = listen.accepted(self.offer(), requested)?;
         let mut listens = self
             .inner
             .listens
@@ -788,8 +792,8 @@ impl ServerHandler for McpServer {
         if listens.len() == MAX_PENDING_LISTENS {
             listens.pop_front();
         }
-        listens.push_back(changes);
-        Some(SubscriptionFilter::builder().tools_list_changed().build())
+        listens.push_back(listen);
+        Some(accepted)
     }
 
     async fn listen(&self, context: SubscriptionContext) -> Result<(), ErrorData> {
@@ -801,26 +805,11 @@ impl ServerHandler for McpServer {
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
             .pop_front();
-        let changes = pending.or_else(|| self.inner.executor.list_changes());
-        let (Some(mut changes), Some(true)) = (changes, context.accepted().tools_list_changed)
-        else {
-            context.cancelled().await;
-            return Ok(());
-        };
-        loop {
-            tokio::select! {
-                () = context.cancelled() => return Ok(()),
-                more = changes.changed() => {
-                    if !more {
-                        context.cancelled().await;
-                        return Ok(());
-                    }
-                    if context.sink().notify_tool_list_changed().await.is_err() {
-                        return Ok(());
-                    }
-                }
-            }
-        }
+        let listen = pending.unwrap_or_else(|| {
+            super::listen::Listen::take(&*self.inner.executor, self.offer(), true)
+        });
+        super::listen::run(listen, &context).await;
+        Ok(())
     }
 
     async fn call_tool(
@@ -905,9 +894,9 @@ impl ServerHandler for McpServer {
     async fn get_prompt(
         &self,
         request: GetPromptRequestParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<GetPromptResponse, ErrorData> {
-        Ok(self.get_prompt_wire(request).await?.into())
+        Ok(self.get_prompt_wire(request, &context).await?.into())
     }
 
     async fn list_resources(
@@ -929,9 +918,9 @@ impl ServerHandler for McpServer {
     async fn read_resource(
         &self,
         request: ReadResourceRequestParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, ErrorData> {
-        Ok(self.read_resource_wire(request).await?.into())
+        Ok(self.read_resource_wire(request, &context).await?.into())
     }
 
     async fn subscribe(
