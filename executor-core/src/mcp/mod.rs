@@ -28,6 +28,7 @@ mod server;
 mod sessions;
 mod stdio;
 mod tasks;
+mod tasks_legacy;
 pub mod testing;
 
 pub use catalog::ClientModel;

@@ -7,12 +7,12 @@ use std::sync::{Arc, Mutex, PoisonError};
 use rmcp::ServerHandler;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CancelTaskParams, CompleteRequestParams,
-    CompleteResult, ErrorCode, ErrorData, GetPromptRequestParams, GetPromptResponse, GetTaskParams,
-    GetTaskResult, Implementation, ListPromptsResult, ListResourceTemplatesResult,
-    ListResourcesResult, ListToolsResult, PaginatedRequestParams, ProgressNotificationParam,
-    ProgressToken, ReadResourceRequestParams, ReadResourceResponse, ServerCapabilities,
-    ServerConfig, SubscribeRequestParams, SubscriptionFilter, UnsubscribeRequestParams,
-    UpdateTaskParams,
+    CompleteResult, CustomRequest, CustomResult, ErrorCode, ErrorData, GetPromptRequestParams,
+    GetPromptResponse, GetTaskParams, GetTaskResult, Implementation, ListPromptsResult,
+    ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, PaginatedRequestParams,
+    ProgressNotificationParam, ProgressToken, ReadResourceRequestParams, ReadResourceResponse,
+    ServerCapabilities, ServerConfig, SubscribeRequestParams, SubscriptionFilter,
+    UnsubscribeRequestParams, UpdateTaskParams,
 };
 use rmcp::service::{NotificationContext, Peer, RequestContext, RoleServer, SubscriptionContext};
 use serde_json::Value;
@@ -117,6 +117,8 @@ pub(crate) struct Inner {
     /// Where calls that run as tasks are kept; `None` when no tool can be one and
     /// `with_tasks` was not called (see `mcp/tasks.rs`).
     pub(super) tasks: Option<crate::task::Tasks>,
+    /// The tasks each session created, for 2025-11-25's `tasks/list` (`mcp/tasks_legacy.rs`).
+    pub(super) owned_tasks: Arc<super::tasks::Owned>,
     /// Prompts, resources, log levels and subscriptions (`mcp/catalog.rs`).
     pub(crate) offer: Arc<super::offer::Offer>,
 }
@@ -178,6 +180,7 @@ impl McpServer {
                 oauth: None,
                 catalog: Mutex::new(None),
                 tasks,
+                owned_tasks: Arc::default(),
                 offer: Arc::default(),
             }),
             session: None,
@@ -206,6 +209,7 @@ impl McpServer {
                 list_changed: shared.list_changed,
                 listens: Mutex::default(),
                 tasks: shared.tasks.clone(),
+                owned_tasks: Arc::clone(&shared.owned_tasks),
                 offer: Arc::new(shared.offer.fresh()),
             },
         };
@@ -379,7 +383,7 @@ impl McpServer {
     }
 
     /// The server's tasks; -32601 when it serves none.
-    fn tasks(&self) -> Result<&crate::task::Tasks, ErrorData> {
+    pub(super) fn tasks(&self) -> Result<&crate::task::Tasks, ErrorData> {
         self.inner.tasks.as_ref().ok_or_else(|| {
             ErrorData::new(
                 ErrorCode::METHOD_NOT_FOUND,
@@ -398,7 +402,7 @@ impl McpServer {
     }
 
     /// The session a request belongs to: the HTTP `Mcp-Session-Id`, or the stdio connection.
-    fn session_of(&self, context: &RequestContext<RoleServer>) -> Option<String> {
+    pub(super) fn session_of(&self, context: &RequestContext<RoleServer>) -> Option<String> {
         #[cfg(feature = "mcp-http")]
         if let Some(id) = context
             .extensions
@@ -455,28 +459,40 @@ impl McpServer {
             .collect()
     }
 
-    /// How a call of `tool` is answered for this request: the tool's spec (from the cached
-    /// listing, or this caller's) against the request's declared capabilities.
+    /// How a call of `tool` is answered for this request: the tool's task settings against
+    /// the request's declared capabilities.
     fn task_mode(
         &self,
         tool: &str,
         context: &RequestContext<RoleServer>,
     ) -> Result<super::tasks::Mode, ErrorData> {
-        let catalog = self.catalog();
         let declared = super::tasks::declared(context);
+        let legacy = super::tasks::is_legacy(context);
+        super::tasks::mode(tool, self.task_settings(tool, context), declared, legacy)
+    }
+
+    /// The task settings of `tool` as `context`'s caller sees it (from the cached listing, or
+    /// this caller's specs); `None` for a tool that is never a task, or no such tool.
+    pub(super) fn task_settings(
+        &self,
+        tool: &str,
+        context: &RequestContext<RoleServer>,
+    ) -> Option<crate::task::TaskSpec> {
+        let catalog = self.catalog();
         if let Some(&i) = catalog.index.get(tool) {
-            return super::tasks::mode(Some(&catalog.specs[i]), declared);
+            return catalog.specs[i].task;
         }
         let specs = self.inner.executor.specs_for(&self.caller_of(context));
-        super::tasks::mode(
-            specs.iter().find(|s| s.name == tool).map(|s| &**s),
-            declared,
-        )
+        specs.iter().find(|s| s.name == tool).and_then(|s| s.task)
     }
 
     /// How results of `tool` are shaped (wrapped as `{"result": …}`, content blocks): from the
     /// cached listing, or for a tool only this caller sees, from its spec.
-    fn wraps(&self, tool: &str, context: &RequestContext<RoleServer>) -> Option<convert::Shape> {
+    pub(super) fn wraps(
+        &self,
+        tool: &str,
+        context: &RequestContext<RoleServer>,
+    ) -> Option<convert::Shape> {
         let catalog = self.catalog();
         if let Some(&i) = catalog.index.get(tool) {
             return Some(catalog.tools[i].wrap.clone());
@@ -558,13 +574,14 @@ impl McpServer {
         catalog
     }
 
-    async fn call(
+    /// The context a call of `request` runs with: the caller's attempt and idempotency key
+    /// (from the request's `_meta`), its session and client, and the extensions the server
+    /// attaches. Without the request's cancellation: a task outlives its request.
+    pub(super) fn call_context(
         &self,
-        request: CallToolRequestParams,
-        context: RequestContext<RoleServer>,
-    ) -> Result<CallToolResponse, ErrorData> {
-        let params = Value::Object(request.arguments.unwrap_or_default());
-        // The caller's attempt and idempotency key, from the request's `_meta`.
+        request: &CallToolRequestParams,
+        context: &RequestContext<RoleServer>,
+    ) -> Result<ToolContext, ErrorData> {
         let (attempt, key) = convert::caller_of(&context.meta.0.0)
             .map_err(|why| ErrorData::invalid_params(why, None))?;
         let mut ctx = ToolContext::new()
@@ -573,17 +590,27 @@ impl McpServer {
         if let Some(key) = key {
             ctx = ctx.with_idempotency_key(key);
         }
-        let session = self.session_of(&context);
-        ctx = self.attach_client(ctx, &request.name, &context, session.as_deref());
+        let session = self.session_of(context);
+        ctx = self.attach_client(ctx, &request.name, context, session.as_deref());
         if let Some(session) = session {
             ctx = ctx.with_session_id(session);
         }
-        ctx = self.inner.context.attach(ctx, &context);
+        ctx = self.inner.context.attach(ctx, context);
         // The span `call_tool` runs this in: the parent of the calls the tool makes.
         #[cfg(feature = "tracing")]
         {
             ctx = ctx.with_extension(crate::tool::span::CallSpan(tracing::Span::current()));
         }
+        Ok(ctx)
+    }
+
+    async fn call(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let params = Value::Object(request.arguments.clone().unwrap_or_default());
+        let mut ctx = self.call_context(&request, &context)?;
         // A tool that may run as a task, for a client that asked for tasks (`mcp/tasks.rs`).
         if let Some(tasks) = &self.inner.tasks
             && let super::tasks::Mode::Task(settings) = self.task_mode(&request.name, &context)?
@@ -650,7 +677,7 @@ impl McpServer {
         let outcome = match &round {
             Some(round) => match round.run(run).await {
                 Ok(outcome) => outcome,
-                Err(question) => return question.map(Into::into),
+                Err(question) => return round.input_required(&question).map(Into::into),
             },
             None => run.await,
         };
@@ -817,7 +844,7 @@ impl ServerHandler for McpServer {
         request: UpdateTaskParams,
         _context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
-        super::tasks::update(self.tasks()?, &request.task_id).await
+        super::tasks::update(self.tasks()?, &request.task_id, request.input_responses).await
     }
 
     async fn cancel_task(
@@ -826,6 +853,22 @@ impl ServerHandler for McpServer {
         _context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
         super::tasks::cancel(self.tasks()?, &request.task_id).await
+    }
+
+    /// The 2025-11-25 task requests the transports renamed (`mcp/tasks_legacy.rs`).
+    async fn on_custom_request(
+        &self,
+        request: CustomRequest,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CustomResult, ErrorData> {
+        match self.legacy_task_request(&request, context).await {
+            Some(answer) => answer,
+            None => Err(ErrorData::new(
+                ErrorCode::METHOD_NOT_FOUND,
+                request.method,
+                None,
+            )),
+        }
     }
 
     // Prompts, resources, completion and logging: `mcp/catalog.rs`.
