@@ -86,6 +86,7 @@
 //! [`Emitter`] writes the common events in one call each and makes the cancellation check one
 //! call ([`Emitter::is_cancelled`], [`Emitter::end_if_cancelled`], [`Emitter::until_cancelled`]).
 
+mod ask;
 mod builder;
 mod card;
 #[cfg(feature = "a2a-client")]
@@ -103,6 +104,7 @@ mod tools;
 #[cfg(feature = "a2a-postgres")]
 mod watchdog;
 
+pub use ask::{ELICITATION_EXTENSION, PENDING_METADATA, approval_digest};
 pub use builder::{AgentServerBuilder, serve};
 
 pub use card::Agent;

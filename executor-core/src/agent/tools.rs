@@ -1,5 +1,6 @@
 //! `ToolAgent`: any tool executor served as an A2A agent, one skill per tool.
 
+use std::collections::BTreeMap;
 use std::pin::pin;
 use std::sync::Arc;
 
@@ -14,11 +15,13 @@ use a2a_protocol_types::task::TaskState;
 use serde_json::{Map, Value, json};
 use tokio::sync::mpsc;
 
+use super::ask::{Pending, Resume, Round, approval_request, question_message, resume};
 use super::card::Agent;
 use super::emitter::Emitter;
 use super::example::example_call;
 use super::queue::{TaskQueue, run_execute};
 use crate::auth::Principal;
+use crate::elicit::Question;
 use crate::runtime::is_i_json;
 use crate::schema::dialect::integral_floats_to_integers;
 use crate::tool::{
@@ -304,28 +307,59 @@ impl ToolAgent {
         &self.tools
     }
 
+    /// The call a message asks for and the answers it starts with: a new call, or the call of
+    /// a task parked on a question that the message answers (`ask.rs`). `Err` when the message
+    /// ends its turn here (with what was written).
+    async fn begin(
+        &self,
+        ctx: &RequestContext,
+        emit: &Emitter<'_>,
+    ) -> Result<(ToolCall, BTreeMap<String, Value>), A2aResult<()>> {
+        match resume(ctx, emit) {
+            Resume::Fresh => match tool_call(&ctx.message) {
+                Ok(call) => Ok((call, BTreeMap::new())),
+                Err(why) => {
+                    let names: Vec<String> =
+                        self.tools.specs().iter().map(|s| s.name.clone()).collect();
+                    let message = format!(
+                        "{why}; this agent runs tools: send a message with a data part \
+                         {{\"tool\": NAME, \"arguments\": {{…}}}} where NAME is one of: {}",
+                        names.join(", ")
+                    );
+                    Err(emit
+                        .fail(FailureClass::InvalidRequest, message, "invalid_request")
+                        .await)
+                }
+            },
+            Resume::Answered(pending) => Ok((
+                ToolCall {
+                    tool: pending.tool,
+                    arguments: pending.arguments,
+                    attempt: pending.attempt,
+                    key: Some(pending.idempotency_key),
+                },
+                pending.answers,
+            )),
+            Resume::Refused(question) => Err(emit.input_required_with(question).await),
+            Resume::Broken(why) => Err(emit
+                .fail(FailureClass::Internal, why, "invalid_request")
+                .await),
+        }
+    }
+
     async fn run(&self, ctx: &RequestContext, queue: &dyn EventQueueWriter) -> A2aResult<()> {
         let emit = Emitter::new(ctx, queue);
+        let (call, answers) = match self.begin(ctx, &emit).await {
+            Ok(begun) => begun,
+            Err(ended) => return ended,
+        };
         let ToolCall {
             tool,
             arguments,
             attempt,
             key,
-        } = match tool_call(&ctx.message) {
-            Ok(call) => call,
-            Err(why) => {
-                let names: Vec<String> =
-                    self.tools.specs().iter().map(|s| s.name.clone()).collect();
-                let message = format!(
-                    "{why}; this agent runs tools: send a message with a data part \
-                     {{\"tool\": NAME, \"arguments\": {{…}}}} where NAME is one of: {}",
-                    names.join(", ")
-                );
-                return emit
-                    .fail(FailureClass::InvalidRequest, message, "invalid_request")
-                    .await;
-            }
-        };
+        } = call;
+        let key = key.unwrap_or_else(|| idempotency_key(&ctx.message));
         #[cfg_attr(not(feature = "oauth"), allow(unused_mut))]
         let mut extensions = self.call_extensions(ctx);
         #[cfg(feature = "oauth")]
@@ -337,6 +371,8 @@ impl ToolAgent {
                 Err(failure) => return emit.fail_with(&failure).await,
             }
         }
+        let round = Round::new(&tool, &arguments, answers);
+        extensions.insert(round.asker());
         // `working` first: a streaming client gets the task (and its id, to cancel it) before
         // the tool's first event, which for a quiet tool is its end.
         emit.status(TaskState::Working, None).await?;
@@ -348,26 +384,58 @@ impl ToolAgent {
         extensions.insert(crate::tool::span::CallSpan(span.clone()));
         let tool_ctx = ToolContext::new()
             .with_attempt(attempt)
-            .with_idempotency_key(key.unwrap_or_else(|| idempotency_key(&ctx.message)))
+            .with_idempotency_key(key.clone())
             .with_action_id(ctx.task_id.0.clone())
             .with_session_id(ctx.context_id.clone())
             .with_cancellation(ctx.cancellation_token.clone())
             .with_extensions(extensions)
             .with_stream(tx);
-        let work = self.tools.execute_with_context(&tool, &arguments, tool_ctx);
-        #[cfg(feature = "tracing")]
-        let work = tracing::Instrument::instrument(work, span.clone());
-        let mut work = pin!(work);
-        let outcome = loop {
-            tokio::select! {
-                biased;
-                Some(chunk) = rx.recv() => forward(&emit, chunk).await?,
-                outcome = &mut work => break outcome,
+        let outcome = {
+            let work = self.tools.execute_with_context(&tool, &arguments, tool_ctx);
+            #[cfg(feature = "tracing")]
+            let work = tracing::Instrument::instrument(work, span.clone());
+            let mut work = pin!(work);
+            let mut asked = pin!(round.asked());
+            loop {
+                tokio::select! {
+                    biased;
+                    () = &mut asked => break None,
+                    Some(chunk) = rx.recv() => forward(&emit, chunk).await?,
+                    outcome = &mut work => break Some(outcome),
+                }
             }
         };
         while let Ok(chunk) = rx.try_recv() {
             forward(&emit, chunk).await?;
         }
+        // A question nobody answered yet ends the turn (a sync body returns `Suspended`
+        // through `?`, so its outcome is a failure that the question stands for).
+        if let Some((asked, question)) = round.question() {
+            let approval = match &question {
+                Question::Confirm { message } => {
+                    Some(approval_request(ctx, &tool, &arguments, message))
+                }
+                _ => None,
+            };
+            let pending = Pending {
+                tool,
+                arguments,
+                attempt,
+                idempotency_key: key,
+                answers: round.answers().clone(),
+                asked,
+                question: question.to_params(),
+            };
+            let note = question_message(&emit, &pending, approval.as_ref(), None);
+            return emit.input_required_with(note).await;
+        }
+        let Some(outcome) = outcome else {
+            let failure = crate::failure::ToolFailure::terminal(
+                "the tool asked a question that was not recorded",
+            )
+            .with_kind(crate::failure::FailureKind::Internal);
+            return emit.fail_with(&failure).await;
+        };
         #[cfg(feature = "tracing")]
         if let Err(failure) = &outcome {
             crate::tool::span::failed(&span, failure.code(), None);

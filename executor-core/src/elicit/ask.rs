@@ -5,8 +5,6 @@
 use std::fmt;
 use std::sync::Arc;
 
-use serde_json::{Value, json};
-
 use super::answer::{Action, Answer, ElicitError, Question, Reply};
 use super::form::Form;
 use crate::tool::context::ToolContext;
@@ -58,11 +56,6 @@ impl fmt::Debug for Asker {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("Asker")
     }
-}
-
-/// The `requestedSchema` of a yes/no question: an empty form, where accepting is the yes.
-fn confirm_schema() -> Value {
-    json!({ "type": "object", "properties": {} })
 }
 
 impl ToolContext {
@@ -135,9 +128,8 @@ impl ToolContext {
     /// # Errors
     /// As [`elicit`](Self::elicit).
     pub async fn confirm(&self, message: impl Into<String>) -> Result<bool, ElicitError> {
-        let question = Question::Form {
+        let question = Question::Confirm {
             message: message.into(),
-            schema: confirm_schema(),
         };
         Ok(self.ask(question).await?.action == Action::Accept)
     }
@@ -164,9 +156,8 @@ impl ToolContext {
     /// # Errors
     /// As [`elicit_blocking`](Self::elicit_blocking).
     pub fn confirm_blocking(&self, message: impl Into<String>) -> Result<bool, ElicitError> {
-        let question = Question::Form {
+        let question = Question::Confirm {
             message: message.into(),
-            schema: confirm_schema(),
         };
         Ok(self.ask_blocking(question)?.action == Action::Accept)
     }
@@ -177,7 +168,12 @@ impl ToolContext {
         self.extension::<Asker>().is_some()
     }
 
-    async fn ask(&self, question: Question) -> Result<Reply, ElicitError> {
+    /// Puts any [`Question`] to the user and returns the raw reply: what a transport that
+    /// relays a peer's question uses (the typed forms above are what tools use).
+    ///
+    /// # Errors
+    /// As [`elicit`](Self::elicit).
+    pub async fn ask(&self, question: Question) -> Result<Reply, ElicitError> {
         let asker = self.asker()?;
         match asker.0.ask(question).await {
             // The transport took the question with the call's answer and drops this call's

@@ -17,19 +17,32 @@
 mod answer;
 mod approve;
 mod ask;
+#[cfg(any(feature = "a2a", feature = "request-state"))]
+mod canonical;
 mod form;
-#[cfg(any(feature = "mcp", feature = "request-state"))]
+#[cfg(any(feature = "mcp", feature = "a2a", feature = "request-state"))]
 pub(crate) mod ids;
+#[cfg(any(feature = "a2a", all(feature = "mcp", feature = "request-state")))]
+pub(crate) mod replay;
 #[cfg(feature = "request-state")]
 mod state;
 
 pub use answer::{Action, Answer, ElicitError, FormError, Question, Reply};
 pub use approve::{approve, approve_blocking, summary};
 pub use ask::{Asker, Elicitor};
+#[cfg(any(feature = "a2a", feature = "request-state"))]
+#[cfg_attr(docsrs, doc(cfg(any(feature = "a2a", feature = "request-state"))))]
+pub use canonical::{canonical_json, json_digest};
 pub use form::{
     Answers, Bound, ChoiceStyle, ChoicesField, Field, FieldBuilder, Form, FormChoice, FormField,
     NumberField, TextField, choice_decode, choice_schema,
 };
+#[cfg(any(feature = "a2a", all(feature = "mcp", feature = "request-state")))]
+#[cfg_attr(
+    docsrs,
+    doc(cfg(any(feature = "a2a", all(feature = "mcp", feature = "request-state"))))
+)]
+pub use replay::MAX_QUESTIONS_PER_CALL;
 #[cfg(feature = "request-state")]
 #[cfg_attr(docsrs, doc(cfg(feature = "request-state")))]
 pub use state::{

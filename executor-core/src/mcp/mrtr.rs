@@ -9,8 +9,7 @@
 
 use std::collections::BTreeMap;
 use std::future::Future;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, OnceLock, PoisonError};
+use std::sync::{Arc, OnceLock};
 
 use rmcp::model::{
     ElicitRequest, ElicitRequestParams, ElicitationCapability, ErrorData, InputRequest,
@@ -18,14 +17,10 @@ use rmcp::model::{
 };
 use rmcp::service::{RequestContext, RoleServer};
 use serde_json::{Value, json};
-use tokio::sync::Notify;
 
+use crate::elicit::replay::Replay;
 use crate::elicit::{Asker, Binding, ElicitError, Elicitor, Question, Reply, StateKeys};
 use crate::tool::BoxFuture;
-
-/// The most questions one call may ask across its rounds; the next fails the call, so a tool
-/// that asks in a loop cannot grow its state without bound.
-pub const MAX_QUESTIONS_PER_CALL: usize = 32;
 
 /// The process's own keys, for a server given none.
 fn process_keys() -> Arc<StateKeys> {
@@ -51,13 +46,8 @@ pub(super) struct Round {
 }
 
 struct Shared {
-    /// Answers by question key (`q0`, `q1`, …), from the state and this retry.
-    answers: BTreeMap<String, Value>,
-    /// Questions asked so far in this attempt: the next one's key.
-    next: AtomicUsize,
-    /// The first unanswered question: what the call ends on.
-    asked: Mutex<Option<(String, Question)>>,
-    notify: Notify,
+    /// The answers from the state and this retry, and the question this attempt ends on.
+    replay: Replay,
     declared: Option<ElicitationCapability>,
 }
 
@@ -87,10 +77,7 @@ impl Round {
         let declared = context.client_capabilities().and_then(|c| c.elicitation);
         Ok(Some(Self {
             shared: Arc::new(Shared {
-                answers,
-                next: AtomicUsize::new(0),
-                asked: Mutex::new(None),
-                notify: Notify::new(),
+                replay: Replay::new(answers),
                 declared,
             }),
             keys,
@@ -113,7 +100,7 @@ impl Round {
         &self,
         work: impl Future<Output = T>,
     ) -> Result<T, Result<InputRequiredResult, ErrorData>> {
-        let asked = self.shared.notify.notified();
+        let asked = self.shared.replay.asked();
         let outcome = tokio::select! {
             biased;
             () = asked => None,
@@ -131,13 +118,8 @@ impl Round {
     }
 
     fn question(&self) -> Option<Result<InputRequiredResult, ErrorData>> {
-        let asked = self
-            .shared
-            .asked
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner);
-        let (key, question) = asked.as_ref()?;
-        Some(self.input_required(key, question))
+        let (key, question) = self.shared.replay.question()?;
+        Some(self.input_required(&key, &question))
     }
 
     fn input_required(
@@ -153,7 +135,7 @@ impl Round {
             key.to_owned(),
             InputRequest::Elicitation(ElicitRequest::new(params)),
         )]);
-        let state = json!({ "answers": self.shared.answers, "asked": key });
+        let state = json!({ "answers": self.shared.replay.answers(), "asked": key });
         let sealed = self.keys.seal(&self.binding, &state);
         Ok(InputRequiredResult::new(Some(requests), Some(sealed)))
     }
@@ -193,23 +175,10 @@ impl Elicitor for Shared {
 
 impl Shared {
     fn answer_or_record(&self, question: Question) -> Result<Reply, ElicitError> {
-        let index = self.next.fetch_add(1, Ordering::Relaxed);
-        let key = format!("q{index}");
-        if let Some(answer) = self.answers.get(&key) {
-            return Reply::from_json(answer);
-        }
-        if index >= MAX_QUESTIONS_PER_CALL {
-            return Err(ElicitError::Failed(format!(
-                "a call may ask at most {MAX_QUESTIONS_PER_CALL} questions"
-            )));
-        }
-        super::elicit::check_capability(self.declared.as_ref(), &question)?;
-        let mut asked = self.asked.lock().unwrap_or_else(PoisonError::into_inner);
-        if asked.is_none() {
-            *asked = Some((key, question));
-        }
-        drop(asked);
-        self.notify.notify_one();
-        Err(ElicitError::Suspended)
+        self.replay.ask(
+            question,
+            |_, _| Ok(()),
+            |question| super::elicit::check_capability(self.declared.as_ref(), question),
+        )
     }
 }
