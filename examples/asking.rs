@@ -73,6 +73,7 @@ async fn sign_in(ctx: &ToolContext) -> Result<String, ToolFailure> {
 }
 
 /// The three tools, for the examples that serve them another way (`a2a_agent`, `bridges`).
+#[must_use]
 pub fn tools() -> tool_executor::tool::ToolSet {
     toolset![book, delete_note, sign_in]
 }
