@@ -97,6 +97,7 @@ mod limit;
 #[cfg(feature = "oauth")]
 mod oauth;
 mod queue;
+mod running;
 mod serve;
 #[cfg(any(feature = "a2a-postgres", feature = "a2a-sqlite"))]
 mod stores;
@@ -121,6 +122,7 @@ pub use limit::{DEFAULT_MAX_A2A_PENDING_OUTPUT, DEFAULT_MAX_A2A_REQUEST_BYTES};
 pub use queue::TaskQueue;
 #[doc(hidden)]
 pub use queue::{default_cancel, run_cancel, run_execute, run_shutdown};
+pub use running::RunningCalls;
 pub use serve::{AgentServer, RunningAgent, ServeError, StopReport};
 #[cfg(any(feature = "a2a-postgres", feature = "a2a-sqlite"))]
 pub use stores::Stores;
