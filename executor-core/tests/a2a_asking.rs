@@ -718,3 +718,132 @@ mod through_mcp {
         shutdown.cancel();
     }
 }
+
+/// With the server crate's approval gate installed, it checks the decision (the pending
+/// request, the digest, an authenticated approver other than the requester) before the tool
+/// resumes with it.
+mod gated {
+    use a2a_support::{V1, request};
+    use tool_executor::agent::Agent;
+    use tool_executor::agent::server::approval::ApprovalGate;
+    use tool_executor::agent::server::auth::ApiKeyAuthInterceptor;
+    use tool_executor::agent::types::security::{
+        ApiKeyLocation, ApiKeySecurityScheme, SecurityScheme,
+    };
+
+    use super::*;
+
+    async fn gated_server() -> RunningAgent {
+        // The card declares the API key the interceptor checks (the server crate requires it).
+        let mut card = agent().card("http://127.0.0.1/");
+        card.security_schemes = Some(std::collections::HashMap::from([(
+            "apiKey".to_owned(),
+            SecurityScheme::ApiKey(ApiKeySecurityScheme {
+                description: None,
+                location: ApiKeyLocation::Header,
+                name: "x-api-key".to_owned(),
+            }),
+        )]));
+        AgentServer::builder()
+            .configure(|b| {
+                b.with_agent_card(card)
+                    .with_interceptor(ApiKeyAuthInterceptor::with_labelled_keys([
+                        ("alice-key", "alice"),
+                        ("bob-key", "bob"),
+                    ]))
+                    .share_tasks_across_callers()
+                    .with_approval_gate(ApprovalGate::new())
+            })
+            .bind("127.0.0.1:0", agent())
+            .await
+            .expect("bind")
+            .spawn()
+    }
+
+    /// A `SendMessage` as the caller holding `key`: the whole JSON-RPC response.
+    async fn send_as(addr: std::net::SocketAddr, key: &str, params: Value) -> Value {
+        let body = json!({"jsonrpc": "2.0", "id": 1, "method": "SendMessage", "params": params})
+            .to_string();
+        let headers = [V1, ("Content-Type", "application/json"), ("x-api-key", key)];
+        request(addr, "POST", "/", &headers, Some(&body))
+            .await
+            .json()
+    }
+
+    #[tokio::test]
+    async fn the_gate_admits_another_callers_matching_decision_only() {
+        let server = gated_server().await;
+        let addr = server.local_addr();
+        let deleted = DELETED.load(Ordering::SeqCst);
+        let task = send_as(addr, "alice-key", call("delete_note", &json!({"id": 21}))).await;
+        let task = task["result"]["task"].clone();
+        assert_eq!(
+            task["status"]["state"], "TASK_STATE_INPUT_REQUIRED",
+            "{task}"
+        );
+        let pending = task["status"]["message"]["metadata"][APPROVAL_KEY].clone();
+        assert_eq!(pending["requestedBy"], "api-key:alice", "{pending}");
+        let decision = |digest: &Value| {
+            json!({ APPROVAL_KEY: {
+                "requestId": pending["requestId"], "decision": "approve", "digest": digest
+            }})
+        };
+
+        // The requester may not approve its own call.
+        let own = send_as(
+            addr,
+            "alice-key",
+            answer(
+                &task,
+                &json!([{"text": "ok"}]),
+                Some(decision(&pending["digest"])),
+            ),
+        )
+        .await;
+        assert_eq!(
+            own["error"]["message"],
+            "an approval must come from someone other than the caller whose run asked",
+            "{own}"
+        );
+        // Another caller's approval of other arguments is refused by the gate.
+        let other = approval_digest(
+            "delete_note",
+            &json!({"id": 22}),
+            "Run delete_note with id = 22?",
+        );
+        let forged = send_as(
+            addr,
+            "bob-key",
+            answer(
+                &task,
+                &json!([{"text": "ok"}]),
+                Some(decision(&json!(other))),
+            ),
+        )
+        .await;
+        assert_eq!(forged["error"]["code"], -32602, "{forged}");
+        assert_eq!(
+            forged["error"]["message"],
+            "the decision's digest does not match the pending request: the approver was shown \
+             a different action"
+        );
+        assert_eq!(DELETED.load(Ordering::SeqCst), deleted);
+
+        let done = send_as(
+            addr,
+            "bob-key",
+            answer(
+                &task,
+                &json!([{"text": "ok"}]),
+                Some(decision(&pending["digest"])),
+            ),
+        )
+        .await;
+        let done = done["result"]["task"].clone();
+        assert_eq!(done["status"]["state"], "TASK_STATE_COMPLETED", "{done}");
+        assert_eq!(
+            done["artifacts"][0]["parts"],
+            json!([{ "data": "deleted note 21" }])
+        );
+    }
+}
