@@ -9,6 +9,8 @@
 //! |---|---|
 //! | MCP 2025-11-25 (stdio, stateful HTTP) | an `elicitation/create` request in the session |
 //! | MCP 2026-07-28 | the call answers `input_required`; the retry carries the answer and the call runs again |
+//! | A2A, a `ToolAgent` (feature `a2a`) | the task goes `input-required`; the next message on it answers, and the call runs again with the answers (approvals: the approval extension, digests by [`canonical_json`]) |
+//! | a peer's tool through `A2aToolExecutor` | the peer's question is put to this call's own asker |
 //! | anything else (a provider loop, a plain `execute`) | [`ElicitError::Unsupported`], at once |
 //!
 //! A form is a flat object of primitives; [`FormField`] is implemented only for the types form
