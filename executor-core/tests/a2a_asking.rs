@@ -5,6 +5,12 @@
 #![cfg(feature = "a2a")]
 
 mod a2a_support;
+#[cfg(all(
+    feature = "a2a-client",
+    feature = "mcp-http",
+    feature = "request-state"
+))]
+mod http_wire;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -845,5 +851,114 @@ mod gated {
             done["artifacts"][0]["parts"],
             json!([{ "data": "deleted note 21" }])
         );
+    }
+}
+
+/// MCP 2026-07-28 in front of the A2A hop: the question ends the MCP call with
+/// `input_required`, which drops the relay and cancels the parked A2A task; the retry runs the
+/// call again, a new A2A task asks the same question, and the retry's answer answers it.
+#[cfg(all(
+    feature = "a2a-client",
+    feature = "mcp-http",
+    feature = "request-state"
+))]
+mod through_mrtr {
+    use http_wire::{Body, Conn};
+    use tokio_util::sync::CancellationToken;
+    use tool_executor::agent::A2aToolExecutor;
+    use tool_executor::elicit::StateKeys;
+    use tool_executor::mcp::McpServer;
+
+    use super::*;
+
+    async fn call(addr: std::net::SocketAddr, id: u32, retry: Option<(Value, &str)>) -> Value {
+        let mut params = json!({
+            "name": "book", "arguments": {"show": "Hamlet"},
+            "_meta": {
+                "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+                "io.modelcontextprotocol/clientCapabilities": { "elicitation": { "form": {} } },
+                "io.modelcontextprotocol/clientInfo": { "name": "mrtr", "version": "1" }
+            }
+        });
+        if let Some((responses, state)) = retry {
+            params["inputResponses"] = responses;
+            params["requestState"] = state.into();
+        }
+        let body = json!({ "jsonrpc": "2.0", "id": id, "method": "tools/call", "params": params })
+            .to_string();
+        let head = format!(
+            "POST /mcp HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\n\
+             Accept: application/json, text/event-stream\r\nMCP-Protocol-Version: 2026-07-28\r\n\
+             Mcp-Method: tools/call\r\nMcp-Name: book\r\n"
+        );
+        let mut conn = Conn::connect(addr).await;
+        let response = tokio::time::timeout(
+            http_wire::WAIT,
+            conn.send(&head, Body::Length(body.as_bytes())),
+        )
+        .await
+        .expect("an answer in time")
+        .unwrap();
+        assert_eq!(response.status, 200, "{}", response.body);
+        response.json()
+    }
+
+    /// The agent's tasks' states, sorted.
+    async fn states(agent: std::net::SocketAddr) -> Vec<String> {
+        let listed = rpc(agent, "ListTasks", json!({})).await;
+        let mut states: Vec<String> = listed["tasks"]
+            .as_array()
+            .unwrap_or_else(|| panic!("{listed}"))
+            .iter()
+            .map(|t| t["status"]["state"].as_str().unwrap_or_default().to_owned())
+            .collect();
+        states.sort();
+        states
+    }
+
+    #[tokio::test]
+    async fn an_input_required_round_reaches_a_question_asked_behind_a2a() {
+        let agent = server().await;
+        let tools = A2aToolExecutor::connect(agent.url())
+            .await
+            .expect("connect");
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        let shutdown = CancellationToken::new();
+        let server = McpServer::new(tools)
+            .with_stateless_http(true)
+            .with_request_state_keys(StateKeys::new("k", [7; 32]));
+        tokio::spawn(server.serve_http_on(listener, shutdown.clone()));
+
+        let first = call(addr, 1, None).await;
+        assert_eq!(first["result"]["resultType"], "input_required", "{first}");
+        assert_eq!(
+            first["result"]["inputRequests"]["q0"]["params"]["requestedSchema"],
+            Booking::schema()
+        );
+        let state = first["result"]["requestState"].as_str().unwrap().to_owned();
+        // The round ended on the question: the parked A2A task is cancelled.
+        let deadline = tokio::time::Instant::now() + a2a_support::TIMEOUT;
+        while states(agent.local_addr()).await != ["TASK_STATE_CANCELED"] {
+            assert!(
+                tokio::time::Instant::now() < deadline,
+                "{:?}",
+                states(agent.local_addr()).await
+            );
+            tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        }
+
+        let answer =
+            json!({ "q0": { "action": "accept", "content": { "count": 5, "seat": "Window" } } });
+        let second = call(addr, 2, Some((answer, &state))).await;
+        assert_eq!(
+            second["result"]["content"][0]["text"], "5 Window seats for Hamlet",
+            "{second}"
+        );
+        assert_eq!(
+            states(agent.local_addr()).await,
+            ["TASK_STATE_CANCELED", "TASK_STATE_COMPLETED"]
+        );
+        shutdown.cancel();
     }
 }
