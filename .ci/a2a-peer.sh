@@ -12,7 +12,13 @@
 #      Python client, against the same tools served straight over MCP (examples/bridges.rs,
 #      tests/peers/a2a/mcp_round_trip.py);
 #   4. one W3C trace the official MCP Python client starts, through our MCP server and an
-#      A2aToolExecutor hop to the tool (`bridges --traced`, tests/peers/a2a/trace_round_trip.py).
+#      A2aToolExecutor hop to the tool (`bridges --traced`, tests/peers/a2a/trace_round_trip.py);
+#   5. tools that ask (examples/asking.rs): the official A2A Python client answers their
+#      `input-required` tasks, forms and approvals, blocking and streaming (`a2a_agent --agent
+#      asking`, tests/peers/a2a/asking_peer.py); and the official MCP Python client's
+#      `elicitation_callback` answers the same questions through our MCP server and an
+#      A2aToolExecutor hop, on a 2025-11-25 session and on 2026-07-28 (`bridges --asking`,
+#      executor-core/tests/peers/mcp/elicit_client.py).
 #
 # Fails loudly on any mismatch; the agents are killed by PID on exit whatever happens.
 #
@@ -96,13 +102,15 @@ start_agent slow "$agent_bin" --addr 127.0.0.1:0 --agent slow
 slow_url="$url"
 start_agent tools "$agent_bin" --addr 127.0.0.1:0 --agent tools
 tools_url="$url"
+start_agent asking "$agent_bin" --addr 127.0.0.1:0 --agent asking
+asking_url="$url"
 start_agent python "$venv/bin/python" tests/peers/a2a/py_agent.py
 python_url="$url"
 echo "a2a-peer: echo at $echo_url, slow at $slow_url, tools at $tools_url, Python SDK agent at $python_url"
 
 # fail STATUS: prints the agents' logs and exits.
 fail() {
-    for kind in echo slow tools python; do
+    for kind in echo slow tools asking python; do
         echo "--- $kind agent log" >&2
         cat "$logs/$kind.log" >&2 || true
     done
@@ -132,8 +140,20 @@ echo "a2a-peer: a trace the official MCP Python client starts, through MCP and A
 timeout 120 "$mcp_venv/bin/python" tests/peers/a2a/trace_round_trip.py "$bridges_bin" \
     | tee "$logs/trace.log" || fail $?
 
+echo "a2a-peer: the official A2A Python client answering our tools' questions"
+timeout 120 "$venv/bin/python" tests/peers/a2a/asking_peer.py "$asking_url" \
+    | tee "$logs/asking.log" || fail $?
+
+echo "a2a-peer: the official MCP Python client answering questions asked behind an A2A hop"
+for era in legacy 2026-07-28; do
+    timeout 120 "$mcp_venv/bin/python" executor-core/tests/peers/mcp/elicit_client.py \
+        stdio "$bridges_bin" "$era" --asking | tee -a "$logs/asking-mcp.log" || fail $?
+done
+
 echo "a2a-peer: passed in $(($(date +%s) - started)) s (venvs, builds, agents and checks)"
 # The summaries last, where CI reads them.
 tail -n 1 "$logs/peer.log"
 tail -n 1 "$logs/round-trip.log"
 tail -n 1 "$logs/trace.log"
+tail -n 1 "$logs/asking.log"
+tail -n 2 "$logs/asking-mcp.log"

@@ -2,14 +2,17 @@
 //! `/.well-known/agent-card.json`).
 //!
 //! ```text
-//! cargo run -p examples --example a2a_agent -- --addr 127.0.0.1:3000 --agent echo|slow|tools
+//! cargo run -p examples --example a2a_agent -- --addr 127.0.0.1:3000 --agent echo|slow|tools|asking
 //! ```
 //!
 //! - `echo` answers with the text it received;
 //! - `slow` stays working, with a status update every second, until cancelled (or 60 s); a
 //!   message whose text is a number `N` completes after `N` seconds instead;
 //! - `tools` serves the quickstart's tools as an agent: send a data part
-//!   `{"tool": "add", "arguments": {"a": 1, "b": 2}}`.
+//!   `{"tool": "add", "arguments": {"a": 1, "b": 2}}`;
+//! - `asking` serves `examples/asking.rs`'s tools, which ask their user: a question parks the
+//!   task `input-required` (a form in a data part, an approval as the approval extension's
+//!   request) and the next message on the task answers it (README "Asking the user").
 //!
 //! Replicas (`--features postgres`, see README "Scaling out"): `--postgres URL` (or the
 //! `DATABASE_URL` environment variable) keeps tasks, push configs and halts in PostgreSQL,
@@ -27,6 +30,11 @@ use std::time::Duration;
 #[path = "quickstart.rs"]
 #[allow(dead_code)] // the tour's `main` and helpers are not used here
 mod quickstart;
+
+// The tools that ask, served here as an agent.
+#[path = "asking.rs"]
+#[allow(dead_code)] // its `main` is not used here
+mod asking;
 
 use tool_executor::agent::types::agent_card::{AgentCapabilities, AgentInterface, AgentSkill};
 use tool_executor::agent::{
@@ -114,7 +122,7 @@ struct Args {
     replica_timeout_ms: Option<u64>,
 }
 
-const USAGE: &str = "usage: a2a_agent --addr HOST:PORT --agent echo|slow|tools [--public-url URL] \
+const USAGE: &str = "usage: a2a_agent --addr HOST:PORT --agent echo|slow|tools|asking [--public-url URL] \
     [--postgres URL | --sqlite URL] [--replica-timeout-ms N]";
 
 fn args() -> Result<Args, String> {
@@ -209,8 +217,18 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
                 .with_description("The quickstart tools as an A2A agent: one skill per tool.");
             builder.bind(&args.addr, tools).await?
         }
+        "asking" => {
+            let tools = ToolAgent::new(asking::tools())
+                .with_name("Asking tools")
+                .with_description(
+                    "Tools that ask their user: a question parks the task input-required.",
+                );
+            builder.bind(&args.addr, tools).await?
+        }
         other => {
-            return Err(format!("unknown agent `{other}`; expected echo, slow or tools").into());
+            return Err(
+                format!("unknown agent `{other}`; expected echo, slow, tools or asking").into(),
+            );
         }
     };
     println!(

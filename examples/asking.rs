@@ -9,7 +9,10 @@
 //!
 //! `.ci/mcp-peer.sh` drives it with the official Python client's `elicitation_callback`
 //! (`executor-core/tests/peers/mcp/elicit_client.py`), on stdio in both protocol eras and
-//! on stateless HTTP across two replicas that share the sealing key.
+//! on stateless HTTP across two replicas that share the sealing key. The same tools ask over
+//! A2A too: `examples/a2a_agent --agent asking` serves them as an agent (a question parks the
+//! task `input-required`), and `examples/bridges --asking` re-serves that agent over MCP, so
+//! the same Python client answers questions that crossed A2A (`.ci/a2a-peer.sh`).
 
 use std::net::SocketAddr;
 
@@ -69,6 +72,13 @@ async fn sign_in(ctx: &ToolContext) -> Result<String, ToolFailure> {
     .to_owned())
 }
 
+/// The three tools, for the examples that serve them another way (`a2a_agent`, `bridges`).
+#[must_use]
+pub fn tools() -> tool_executor::tool::ToolSet {
+    toolset![book, delete_note, sign_in]
+}
+
+#[allow(dead_code)] // unused where another example includes this file for `tools`
 fn usage() -> ! {
     eprintln!("usage: asking [--http HOST:PORT [--stateless]]");
     std::process::exit(2)
@@ -79,8 +89,7 @@ async fn main() -> std::io::Result<()> {
     // Demo only: replicas that continue each other's questions share this key; read yours
     // from a secret store, never from source code.
     let keys = StateKeys::new("demo", [0x42; 32]);
-    let server = tool_executor::mcp_server!(toolset![book, delete_note, sign_in])
-        .with_request_state_keys(keys);
+    let server = tool_executor::mcp_server!(tools()).with_request_state_keys(keys);
     let args: Vec<String> = std::env::args().skip(1).collect();
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
     match args.as_slice() {

@@ -6,7 +6,14 @@
 //! cargo run -p examples --example bridges -- --agent URL   # any A2A agent's skills over MCP
 //! cargo run -p examples --example bridges -- --direct      # the quickstart tools straight over MCP
 //! cargo run -p examples --example bridges -- --traced      # `whose_trace` through A2A, over MCP
+//! cargo run -p examples --example bridges -- --asking      # tools that ask, through A2A, over MCP
 //! ```
+//!
+//! `--asking` serves `examples/asking.rs`'s tools the same way: a tool's question parks its A2A
+//! task `input-required`, `A2aToolExecutor` relays it to the MCP client (an
+//! `elicitation/create` request on a 2025-11-25 session, an `input_required` round on
+//! 2026-07-28), and the answer goes back to the task as its next message. `.ci/a2a-peer.sh`
+//! runs the official MCP Python client's `elicitation_callback` against it in both eras.
 //!
 //! `--traced` serves one tool, `whose_trace`, through the same A2A hop: it answers with the W3C
 //! trace context it sees, so a client that sends `_meta.traceparent` can check that its trace
@@ -27,7 +34,12 @@ use tool_executor::agent::{A2aToolExecutor, AgentServer, RunningAgent, ToolAgent
 #[allow(dead_code)] // the tour's `main` and helpers are not used here
 mod quickstart;
 
-const USAGE: &str = "usage: bridges [--agent URL | --direct | --traced]";
+// The tools that ask, for `--asking`.
+#[path = "asking.rs"]
+#[allow(dead_code)] // its `main` is not used here
+mod asking;
+
+const USAGE: &str = "usage: bridges [--agent URL | --direct | --traced | --asking]";
 
 /// The W3C trace this call belongs to, as the tool sees it: trace id, parent span, state and
 /// baggage (`null` without one).
@@ -53,11 +65,11 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let server = match args.as_slice() {
         ["--direct"] => McpServer::new(quickstart::tools()?),
         ["--agent", url] => McpServer::new(A2aToolExecutor::connect(*url).await?),
-        [] | ["--traced"] => {
-            let agent = if args.is_empty() {
-                ToolAgent::new(quickstart::tools()?).with_name("Quickstart tools")
-            } else {
-                ToolAgent::new(tool_executor::toolset![whose_trace]).with_name("Traced")
+        [] | ["--traced" | "--asking"] => {
+            let agent = match args.as_slice() {
+                [] => ToolAgent::new(quickstart::tools()?).with_name("Quickstart tools"),
+                ["--asking"] => ToolAgent::new(asking::tools()).with_name("Asking tools"),
+                _ => ToolAgent::new(tool_executor::toolset![whose_trace]).with_name("Traced"),
             };
             let agent = AgentServer::bind("127.0.0.1:0", agent).await?.spawn();
             let tools = A2aToolExecutor::connect(agent.url()).await?;

@@ -12,8 +12,12 @@ use std::time::Duration;
 
 use a2a_support::{V1, request, rpc, send_params, wait_for_state};
 use serde_json::{Value, json};
-use tool_executor::agent::{AgentServer, RunningAgent, TOOL_SCHEMAS_EXTENSION, ToolAgent};
+use tool_executor::agent::{
+    AgentServer, RunningAgent, RunningCalls, TOOL_SCHEMAS_EXTENSION, ToolAgent,
+};
+use tool_executor::failure::FailureKind;
 use tool_executor::prelude::*;
+use tool_executor::runtime::{Handle, HandleStatus};
 
 /// Adds two numbers.
 #[tool(read_only, idempotent)]
@@ -276,6 +280,83 @@ async fn cancelling_the_task_cancels_the_tool() {
         task["artifacts"].as_array().is_none_or(Vec::is_empty),
         "{task}"
     );
+}
+
+/// Reports half way, then waits a minute.
+#[tool]
+async fn halfway(ctx: &ToolContext) -> String {
+    ctx.progress(0.5, Some("half way".to_owned())).await;
+    tokio::time::sleep(Duration::from_secs(60)).await;
+    "waited".to_owned()
+}
+
+/// The running call of `id`, once the agent started it.
+async fn running(calls: &RunningCalls, id: &str) -> Handle {
+    let deadline = tokio::time::Instant::now() + a2a_support::TIMEOUT;
+    loop {
+        if let Some(handle) = calls.get(id) {
+            return handle;
+        }
+        assert!(tokio::time::Instant::now() < deadline, "{id} never ran");
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+}
+
+#[tokio::test]
+async fn an_a2a_tasks_call_is_a_runtime_handle_both_ways_cancellable() {
+    let agent = ToolAgent::new(toolset![halfway]);
+    let calls = agent.running_calls();
+    let server = AgentServer::bind("127.0.0.1:0", agent)
+        .await
+        .expect("bind")
+        .spawn();
+    let addr = server.local_addr();
+    let start = || {
+        let mut params = call("halfway", &json!({}));
+        params["configuration"] = json!({ "returnImmediately": true });
+        params
+    };
+
+    // The task's call, as a handle: its status and progress message; cancelling the handle
+    // cancels the task.
+    let id = rpc(addr, "SendMessage", start()).await["task"]["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let handle = running(&calls, &id).await;
+    assert_eq!(handle.status(), HandleStatus::Running);
+    let deadline = tokio::time::Instant::now() + a2a_support::TIMEOUT;
+    while handle.status_message().is_none() {
+        assert!(tokio::time::Instant::now() < deadline, "no progress");
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    assert_eq!(handle.status_message().as_deref(), Some("half way"));
+    handle.cancel();
+    let failure = handle.wait().await.expect_err("cancelled");
+    assert_eq!(failure.kind(), FailureKind::Cancelled);
+    wait_for_state(addr, &id, "TASK_STATE_CANCELED").await;
+    assert_eq!(handle.status(), HandleStatus::Cancelled);
+
+    // Cancelling the task cancels the handle.
+    let id = rpc(addr, "SendMessage", start()).await["task"]["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let handle = running(&calls, &id).await;
+    rpc(addr, "CancelTask", json!({ "id": id })).await;
+    let failure = tokio::time::timeout(a2a_support::TIMEOUT, handle.wait())
+        .await
+        .expect("the handle ends")
+        .expect_err("cancelled");
+    assert_eq!(failure.kind(), FailureKind::Cancelled);
+
+    // An ended turn leaves nothing running.
+    let deadline = tokio::time::Instant::now() + a2a_support::TIMEOUT;
+    while !calls.is_empty() {
+        assert!(tokio::time::Instant::now() < deadline, "{calls:?}");
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    assert!(calls.get(&id).is_none());
 }
 
 /// A stateful service whose tools are methods.

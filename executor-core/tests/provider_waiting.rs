@@ -217,16 +217,16 @@ async fn only_the_waiting_calls_run_again() {
 
 fn approve_note_4() -> Runtime {
     Runtime::new(toolset![delete_note, book]).with_approver(|question: Question| async move {
-        Ok(match question {
-            Question::Form { message, .. } if message == "Run delete_note with id = 4?" => {
+        let message = question.message();
+        Ok(
+            if message == "Run delete_note with id = 4?" || message.starts_with("Pay") {
                 Reply::accept()
-            }
-            Question::Form { message, .. } if message.starts_with("Seats") => {
+            } else if message.starts_with("Seats") {
                 Reply::accept_with(json!({"count": 2}).as_object().unwrap().clone())
-            }
-            Question::Form { message, .. } if message.starts_with("Pay") => Reply::accept(),
-            _ => Reply::decline(),
-        })
+            } else {
+                Reply::decline()
+            },
+        )
     })
 }
 

@@ -216,6 +216,17 @@ impl<'a> Emitter<'a> {
             .await
     }
 
+    /// Parks the task at `input-required` with `note` (an [`Emitter::note`]) as its status
+    /// message: a question with parts and metadata of its own.
+    ///
+    /// # Errors
+    /// When the server's queue refuses the event.
+    pub async fn input_required_with(&self, note: Message) -> A2aResult<()> {
+        let mut status = TaskStatus::with_timestamp(TaskState::InputRequired);
+        status.message = Some(note);
+        self.write_status(status, None).await
+    }
+
     /// Ends the task `failed`, saying why with a failure class a caller can branch on
     /// (retry a `Transient` one) and a stable `code`.
     ///

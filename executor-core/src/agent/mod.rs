@@ -86,6 +86,7 @@
 //! [`Emitter`] writes the common events in one call each and makes the cancellation check one
 //! call ([`Emitter::is_cancelled`], [`Emitter::end_if_cancelled`], [`Emitter::until_cancelled`]).
 
+mod ask;
 mod builder;
 mod card;
 #[cfg(feature = "a2a-client")]
@@ -96,6 +97,7 @@ mod limit;
 #[cfg(feature = "oauth")]
 mod oauth;
 mod queue;
+mod running;
 mod serve;
 #[cfg(any(feature = "a2a-postgres", feature = "a2a-sqlite"))]
 mod stores;
@@ -103,6 +105,7 @@ mod tools;
 #[cfg(feature = "a2a-postgres")]
 mod watchdog;
 
+pub use ask::{ELICITATION_EXTENSION, PENDING_METADATA, approval_digest};
 pub use builder::{AgentServerBuilder, serve};
 
 pub use card::Agent;
@@ -119,6 +122,7 @@ pub use limit::{DEFAULT_MAX_A2A_PENDING_OUTPUT, DEFAULT_MAX_A2A_REQUEST_BYTES};
 pub use queue::TaskQueue;
 #[doc(hidden)]
 pub use queue::{default_cancel, run_cancel, run_execute, run_shutdown};
+pub use running::RunningCalls;
 pub use serve::{AgentServer, RunningAgent, ServeError, StopReport};
 #[cfg(any(feature = "a2a-postgres", feature = "a2a-sqlite"))]
 pub use stores::Stores;

@@ -1,5 +1,6 @@
 //! `ToolAgent`: any tool executor served as an A2A agent, one skill per tool.
 
+use std::collections::BTreeMap;
 use std::pin::pin;
 use std::sync::Arc;
 
@@ -12,18 +13,22 @@ use a2a_protocol_types::idempotency::key_of;
 use a2a_protocol_types::message::{Message, Part, PartContent};
 use a2a_protocol_types::task::TaskState;
 use serde_json::{Map, Value, json};
-use tokio::sync::mpsc;
+use tokio::sync::{mpsc, oneshot};
 
+use super::ask::{Pending, Resume, Round, approval_request, question_message, resume};
 use super::card::Agent;
 use super::emitter::Emitter;
 use super::example::example_call;
 use super::queue::{TaskQueue, run_execute};
+use super::running::RunningCalls;
 use crate::auth::Principal;
-use crate::runtime::is_i_json;
+use crate::elicit::Question;
+use crate::failure::ToolFailure;
+use crate::runtime::{Handle, HandleId, is_i_json};
 use crate::schema::dialect::integral_floats_to_integers;
 use crate::tool::{
     BoxFuture, Extensions, RequestHeaders, STREAM_CAPACITY, ToolAnnotations, ToolContext,
-    ToolExecutor, ToolSpec, ToolStreamChunk,
+    ToolExecution, ToolExecutor, ToolSpec, ToolStreamChunk,
 };
 
 /// The agent-card extension that carries each tool-skill's spec beyond what a skill holds. A2A
@@ -107,6 +112,8 @@ pub struct ToolAgent {
     provider: Option<AgentProvider>,
     /// Lower-case names of the HTTP headers passed to tools.
     forwarded_headers: Vec<String>,
+    /// The calls running for tasks, as runtime handles.
+    running: RunningCalls,
     /// The bearer check (`with_oauth`).
     #[cfg(feature = "oauth")]
     oauth: Option<crate::auth::ResourceServer>,
@@ -147,6 +154,7 @@ impl ToolAgent {
             version: env!("CARGO_PKG_VERSION").to_owned(),
             provider: None,
             forwarded_headers: Vec::new(),
+            running: RunningCalls::default(),
             #[cfg(feature = "oauth")]
             oauth: None,
         }
@@ -298,34 +306,145 @@ impl ToolAgent {
         self
     }
 
+    /// The calls this agent's tasks are running, each a [`runtime::Handle`](Handle) by A2A
+    /// task id (its status, progress, chunks, outcome, cancellation): the same object a
+    /// [`Runtime::spawn`](crate::runtime::Runtime::spawn) call and an MCP task run as. Take it
+    /// before binding the agent.
+    #[must_use]
+    pub fn running_calls(&self) -> RunningCalls {
+        self.running.clone()
+    }
+
     /// The served executor.
     #[must_use]
     pub fn tools(&self) -> &Arc<dyn ToolExecutor> {
         &self.tools
     }
 
+    /// The call a message asks for and the answers it starts with: a new call, or the call of
+    /// a task parked on a question that the message answers (`ask.rs`). `Err` when the message
+    /// ends its turn here (with what was written).
+    async fn begin(
+        &self,
+        ctx: &RequestContext,
+        emit: &Emitter<'_>,
+    ) -> Result<(ToolCall, BTreeMap<String, Value>), A2aResult<()>> {
+        match resume(ctx, emit) {
+            Resume::Fresh => match tool_call(&ctx.message) {
+                Ok(call) => Ok((call, BTreeMap::new())),
+                Err(why) => {
+                    let names: Vec<String> =
+                        self.tools.specs().iter().map(|s| s.name.clone()).collect();
+                    let message = format!(
+                        "{why}; this agent runs tools: send a message with a data part \
+                         {{\"tool\": NAME, \"arguments\": {{…}}}} where NAME is one of: {}",
+                        names.join(", ")
+                    );
+                    Err(emit
+                        .fail(FailureClass::InvalidRequest, message, "invalid_request")
+                        .await)
+                }
+            },
+            Resume::Answered(pending) => Ok((
+                ToolCall {
+                    tool: pending.tool,
+                    arguments: pending.arguments,
+                    attempt: pending.attempt,
+                    key: Some(pending.idempotency_key),
+                },
+                pending.answers,
+            )),
+            Resume::Refused(question) => Err(emit.input_required_with(question).await),
+            Resume::Broken(why) => Err(emit
+                .fail(FailureClass::Internal, why, "invalid_request")
+                .await),
+        }
+    }
+
+    /// Runs the call as a [`runtime::Handle`](Handle), started where `Runtime::spawn` and MCP
+    /// tasks start theirs and registered in [`RunningCalls`] by the task's id; the task's
+    /// cancellation cancels it. Its chunks reach the task first (bounded: a slow reader slows
+    /// the tool and loses nothing), then the handle's subscribers (which keep up or skip, as a
+    /// runtime handle's do). `None` when the call asked a question nobody answered yet: the
+    /// call is cancelled where it asked.
+    async fn drive(
+        &self,
+        emit: &Emitter<'_>,
+        tool: &str,
+        arguments: &Value,
+        tool_ctx: ToolContext,
+        round: &Round,
+        #[cfg(feature = "tracing")] span: &tracing::Span,
+    ) -> A2aResult<Option<Result<ToolExecution, ToolFailure>>> {
+        let ctx = emit.ctx();
+        let token = ctx.cancellation_token.child_token();
+        let handle = Handle::detached(HandleId::fresh(), token.clone());
+        let (tx, mut rx) = mpsc::channel(STREAM_CAPACITY);
+        let tool_ctx = tool_ctx.with_cancellation(token).with_stream(tx);
+        let (ended, mut call_ended) = oneshot::channel::<()>();
+        let (relayed, all_relayed) = oneshot::channel::<()>();
+        let work = {
+            let (tools, tool, arguments) =
+                (Arc::clone(&self.tools), tool.to_owned(), arguments.clone());
+            async move {
+                let outcome = tools
+                    .execute_with_context(&tool, &arguments, tool_ctx)
+                    .await;
+                let _ = ended.send(());
+                // The handle's outcome waits for the call's chunks to reach its subscribers
+                // (dropped unsent on a question: nothing waits then).
+                let _ = all_relayed.await;
+                outcome
+            }
+        };
+        #[cfg(feature = "tracing")]
+        let work = tracing::Instrument::instrument(work, span.clone());
+        let (watch, watched) = mpsc::channel(STREAM_CAPACITY);
+        // Cancels the call if this turn ends early (a refused write, a dropped turn).
+        let running = self.running.start(&ctx.task_id.0, &handle);
+        handle.start(&tokio::runtime::Handle::current(), watched, work, || {});
+        let asked = {
+            let mut asked = pin!(round.asked());
+            loop {
+                tokio::select! {
+                    biased;
+                    () = &mut asked => break true,
+                    Some(chunk) = rx.recv() => {
+                        let _ = watch.try_send(chunk.clone());
+                        forward(emit, chunk).await?;
+                    }
+                    _ = &mut call_ended => break false,
+                }
+            }
+        };
+        while let Ok(chunk) = rx.try_recv() {
+            let _ = watch.try_send(chunk.clone());
+            forward(emit, chunk).await?;
+        }
+        drop(watch);
+        if asked {
+            drop(running);
+            return Ok(None);
+        }
+        let _ = relayed.send(());
+        let outcome = handle.wait().await;
+        drop(running);
+        Ok(Some(outcome))
+    }
+
     async fn run(&self, ctx: &RequestContext, queue: &dyn EventQueueWriter) -> A2aResult<()> {
         let emit = Emitter::new(ctx, queue);
+        let (call, answers) = match self.begin(ctx, &emit).await {
+            Ok(begun) => begun,
+            Err(ended) => return ended,
+        };
         let ToolCall {
             tool,
             arguments,
             attempt,
             key,
-        } = match tool_call(&ctx.message) {
-            Ok(call) => call,
-            Err(why) => {
-                let names: Vec<String> =
-                    self.tools.specs().iter().map(|s| s.name.clone()).collect();
-                let message = format!(
-                    "{why}; this agent runs tools: send a message with a data part \
-                     {{\"tool\": NAME, \"arguments\": {{…}}}} where NAME is one of: {}",
-                    names.join(", ")
-                );
-                return emit
-                    .fail(FailureClass::InvalidRequest, message, "invalid_request")
-                    .await;
-            }
-        };
+        } = call;
+        let key = key.unwrap_or_else(|| idempotency_key(&ctx.message));
         #[cfg_attr(not(feature = "oauth"), allow(unused_mut))]
         let mut extensions = self.call_extensions(ctx);
         #[cfg(feature = "oauth")]
@@ -337,10 +456,11 @@ impl ToolAgent {
                 Err(failure) => return emit.fail_with(&failure).await,
             }
         }
+        let round = Round::new(&tool, &arguments, answers);
+        extensions.insert(round.asker());
         // `working` first: a streaming client gets the task (and its id, to cancel it) before
         // the tool's first event, which for a quiet tool is its end.
         emit.status(TaskState::Working, None).await?;
-        let (tx, mut rx) = mpsc::channel(STREAM_CAPACITY);
         #[cfg(feature = "tracing")]
         let span =
             crate::tool::span::a2a_tool(&tool, extensions.get::<crate::tool::TraceContext>());
@@ -348,26 +468,47 @@ impl ToolAgent {
         extensions.insert(crate::tool::span::CallSpan(span.clone()));
         let tool_ctx = ToolContext::new()
             .with_attempt(attempt)
-            .with_idempotency_key(key.unwrap_or_else(|| idempotency_key(&ctx.message)))
+            .with_idempotency_key(key.clone())
             .with_action_id(ctx.task_id.0.clone())
             .with_session_id(ctx.context_id.clone())
-            .with_cancellation(ctx.cancellation_token.clone())
-            .with_extensions(extensions)
-            .with_stream(tx);
-        let work = self.tools.execute_with_context(&tool, &arguments, tool_ctx);
-        #[cfg(feature = "tracing")]
-        let work = tracing::Instrument::instrument(work, span.clone());
-        let mut work = pin!(work);
-        let outcome = loop {
-            tokio::select! {
-                biased;
-                Some(chunk) = rx.recv() => forward(&emit, chunk).await?,
-                outcome = &mut work => break outcome,
-            }
-        };
-        while let Ok(chunk) = rx.try_recv() {
-            forward(&emit, chunk).await?;
+            .with_extensions(extensions);
+        let outcome = self
+            .drive(
+                &emit,
+                &tool,
+                &arguments,
+                tool_ctx,
+                &round,
+                #[cfg(feature = "tracing")]
+                &span,
+            )
+            .await?;
+        // A question nobody answered yet ends the turn (a sync body returns `Suspended`
+        // through `?`, so its outcome is a failure that the question stands for).
+        if let Some((asked, question)) = round.question() {
+            let approval = match &question {
+                Question::Confirm { message } => {
+                    Some(approval_request(ctx, &tool, &arguments, message))
+                }
+                _ => None,
+            };
+            let pending = Pending {
+                tool,
+                arguments,
+                attempt,
+                idempotency_key: key,
+                answers: round.answers().clone(),
+                asked,
+                question: question.to_params(),
+            };
+            let note = question_message(&emit, &pending, approval.as_ref(), None);
+            return emit.input_required_with(note).await;
         }
+        let Some(outcome) = outcome else {
+            let failure = ToolFailure::terminal("the tool asked a question that was not recorded")
+                .with_kind(crate::failure::FailureKind::Internal);
+            return emit.fail_with(&failure).await;
+        };
         #[cfg(feature = "tracing")]
         if let Err(failure) = &outcome {
             crate::tool::span::failed(&span, failure.code(), None);

@@ -26,6 +26,13 @@ pub enum Question {
         /// The page.
         url: String,
     },
+    /// A yes/no approval of the call ([`ToolContext::confirm`](crate::ToolContext::confirm),
+    /// `#[tool(confirm)]`): over MCP a form with no fields, where accepting is the yes; over
+    /// A2A an approval request whose digest binds the call's exact arguments.
+    Confirm {
+        /// What the user approves, in words.
+        message: String,
+    },
 }
 
 impl Question {
@@ -38,6 +45,21 @@ impl Question {
                 json!({ "mode": "form", "message": message, "requestedSchema": schema })
             }
             Self::Url { message, url } => json!({ "mode": "url", "message": message, "url": url }),
+            Self::Confirm { message } => json!({
+                "mode": "form",
+                "message": message,
+                "requestedSchema": { "type": "object", "properties": {} },
+            }),
+        }
+    }
+
+    /// What the user is asked, in words.
+    #[must_use]
+    pub fn message(&self) -> &str {
+        match self {
+            Self::Form { message, .. } | Self::Url { message, .. } | Self::Confirm { message } => {
+                message
+            }
         }
     }
 

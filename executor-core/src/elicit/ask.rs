@@ -6,8 +6,6 @@ use std::fmt;
 use std::future::Future;
 use std::sync::Arc;
 
-use serde_json::{Value, json};
-
 use super::answer::{Action, Answer, ElicitError, Question, Reply};
 use super::form::Form;
 use crate::tool::context::ToolContext;
@@ -36,9 +34,7 @@ pub trait Elicitor: Send + Sync + 'static {
 /// // Approves every yes/no question; refuses forms it cannot fill.
 /// let approver = Asker::new(|question: Question| async move {
 ///     match question {
-///         Question::Form { schema, .. } if schema["properties"] == serde_json::json!({}) => {
-///             Ok(Reply::accept())
-///         }
+///         Question::Confirm { .. } => Ok(Reply::accept()),
 ///         _ => Err(ElicitError::Unsupported("only approvals here".into())),
 ///     }
 /// });
@@ -77,11 +73,6 @@ impl fmt::Debug for Asker {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("Asker")
     }
-}
-
-/// The `requestedSchema` of a yes/no question: an empty form, where accepting is the yes.
-fn confirm_schema() -> Value {
-    json!({ "type": "object", "properties": {} })
 }
 
 impl ToolContext {
@@ -154,9 +145,8 @@ impl ToolContext {
     /// # Errors
     /// As [`elicit`](Self::elicit).
     pub async fn confirm(&self, message: impl Into<String>) -> Result<bool, ElicitError> {
-        let question = Question::Form {
+        let question = Question::Confirm {
             message: message.into(),
-            schema: confirm_schema(),
         };
         Ok(self.ask(question).await?.action == Action::Accept)
     }
@@ -183,9 +173,8 @@ impl ToolContext {
     /// # Errors
     /// As [`elicit_blocking`](Self::elicit_blocking).
     pub fn confirm_blocking(&self, message: impl Into<String>) -> Result<bool, ElicitError> {
-        let question = Question::Form {
+        let question = Question::Confirm {
             message: message.into(),
-            schema: confirm_schema(),
         };
         Ok(self.ask_blocking(question)?.action == Action::Accept)
     }

@@ -9,6 +9,8 @@
 //! |---|---|
 //! | MCP 2025-11-25 (stdio, stateful HTTP) | an `elicitation/create` request in the session |
 //! | MCP 2026-07-28 | the call answers `input_required`; the retry carries the answer and the call runs again |
+//! | A2A, a `ToolAgent` (feature `a2a`) | the task goes `input-required`; the next message on it answers, and the call runs again with the answers (approvals: the approval extension, digests by [`canonical_json`]) |
+//! | a peer's tool through `A2aToolExecutor` | the peer's question is put to this call's own asker |
 //! | a provider loop ([`Definitions::answer`]) | the call waits ([`Waiting`]); the application records the reply and [`Definitions::resume`]s it |
 //! | a [`Runtime`] with an approver | [`Runtime::with_approver`] answers |
 //! | anything else (a plain `execute`) | [`ElicitError::Unsupported`], at once |
@@ -28,8 +30,10 @@
 mod answer;
 mod approve;
 mod ask;
+#[cfg(any(feature = "a2a", feature = "request-state"))]
+mod canonical;
 mod form;
-#[cfg(any(feature = "mcp", feature = "request-state"))]
+#[cfg(any(feature = "mcp", feature = "a2a", feature = "request-state"))]
 pub(crate) mod ids;
 mod replay;
 #[cfg(feature = "request-state")]
@@ -38,6 +42,9 @@ mod state;
 pub use answer::{Action, Answer, ElicitError, FormError, Question, Reply};
 pub use approve::{approve, approve_blocking, summary};
 pub use ask::{Asker, Elicitor};
+#[cfg(any(feature = "a2a", feature = "request-state"))]
+#[cfg_attr(docsrs, doc(cfg(any(feature = "a2a", feature = "request-state"))))]
+pub use canonical::{canonical_json, json_digest};
 pub use form::{
     Answers, Bound, ChoiceStyle, ChoicesField, Field, FieldBuilder, Form, FormChoice, FormField,
     NumberField, TextField, choice_decode, choice_schema,

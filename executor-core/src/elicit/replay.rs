@@ -45,6 +45,7 @@ pub struct Asked {
 }
 
 type Check = Box<dyn Fn(&Question) -> Result<(), ElicitError> + Send + Sync>;
+type AnswerCheck = Box<dyn Fn(&Question, &Value) -> Result<(), ElicitError> + Send + Sync>;
 
 /// One attempt of a call whose questions are answered by running it again (see the
 /// [module docs](self)).
@@ -62,7 +63,7 @@ type Check = Box<dyn Fn(&Question) -> Result<(), ElicitError> + Send + Sync>;
 /// let ctx = ToolContext::new().with_extension(first.asker());
 /// let asked = first.run(body(ctx)).await.unwrap_err();
 /// assert_eq!(asked.key, "q0");
-/// assert!(matches!(asked.question, Question::Form { .. }));
+/// assert!(matches!(asked.question, Question::Confirm { .. }));
 ///
 /// // The second runs with the answer and finishes.
 /// let answers = BTreeMap::from([(asked.key, Reply::accept().to_json())]);
@@ -85,6 +86,8 @@ struct Shared {
     notify: Notify,
     /// Refuses a question the other side cannot carry (a client's declared capability).
     check: Option<Check>,
+    /// Refuses an earlier answer that does not answer this question (an approval's digest).
+    answer_check: Option<AnswerCheck>,
 }
 
 impl fmt::Debug for Replay {
@@ -121,8 +124,29 @@ impl Replay {
                 asked: Mutex::new(None),
                 notify: Notify::new(),
                 check,
+                answer_check: None,
             }),
         }
+    }
+
+    /// Refuses, with `check`'s error, an answer an earlier attempt brought that does not
+    /// answer the question now asked in its place (A2A: an approval whose digest binds other
+    /// arguments or another question). Set it before handing out the [`asker`](Self::asker).
+    #[must_use]
+    pub fn with_answer_check(
+        mut self,
+        check: impl Fn(&Question, &Value) -> Result<(), ElicitError> + Send + Sync + 'static,
+    ) -> Self {
+        if let Some(shared) = Arc::get_mut(&mut self.shared) {
+            shared.answer_check = Some(Box::new(check));
+        }
+        self
+    }
+
+    /// Resolves once the call asked a question not answered yet: for a transport that runs
+    /// the call elsewhere (a detached handle) and waits for either.
+    pub(crate) fn notified(&self) -> Notified<'_> {
+        self.shared.notify.notified()
     }
 
     /// The answers this attempt started with.
@@ -207,6 +231,9 @@ impl Shared {
         let index = self.next.fetch_add(1, Ordering::Relaxed);
         let key = question_key(index);
         if let Some(answer) = self.answers.get(&key) {
+            if let Some(check) = &self.answer_check {
+                check(&question, answer)?;
+            }
             return Reply::from_json(answer);
         }
         if index >= MAX_QUESTIONS_PER_CALL {
@@ -255,10 +282,7 @@ mod tests {
         let (replay, ctx) = attempt(&answers);
         let asked = replay.run(two_questions(ctx)).await.unwrap_err();
         assert_eq!(asked.key, "q1");
-        let Question::Form { message, .. } = asked.question else {
-            panic!("a confirm is a form question");
-        };
-        assert_eq!(message, "second?");
+        assert_eq!(asked.question.message(), "second?");
         answers.insert(asked.key, Reply::decline().to_json());
 
         let (replay, ctx) = attempt(&answers);

@@ -19,6 +19,7 @@ use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 
+use super::canonical::canonical_json;
 use super::ids::hex;
 
 /// The default lifetime of a sealed state: ten minutes for the user to answer.
@@ -40,8 +41,7 @@ impl Binding {
     /// The call of `tool` with `arguments` by `principal` (the authenticated subject, if any).
     #[must_use]
     pub fn new(tool: &str, arguments: &Value, principal: Option<&str>) -> Self {
-        let mut canonical = String::new();
-        canonical_json(arguments, &mut canonical);
+        let canonical = canonical_json(arguments);
         let mut digest = [0u8; 32];
         digest.copy_from_slice(&Sha256::digest(canonical.as_bytes()));
         Self {
@@ -65,39 +65,6 @@ impl Binding {
         }
         out.push(u8::from(self.principal.is_some()));
         out
-    }
-}
-
-/// `value` as canonical JSON (RFC 8785's key order: object keys sorted by their UTF-16 code
-/// units; `serde_json`'s number and string forms), so equal arguments give one digest however
-/// their keys were ordered on the wire.
-pub(crate) fn canonical_json(value: &Value, out: &mut String) {
-    match value {
-        Value::Object(map) => {
-            let mut keys: Vec<&String> = map.keys().collect();
-            keys.sort_by(|a, b| a.encode_utf16().cmp(b.encode_utf16()));
-            out.push('{');
-            for (i, key) in keys.into_iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                out.push_str(&Value::String(key.clone()).to_string());
-                out.push(':');
-                canonical_json(&map[key], out);
-            }
-            out.push('}');
-        }
-        Value::Array(items) => {
-            out.push('[');
-            for (i, item) in items.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                canonical_json(item, out);
-            }
-            out.push(']');
-        }
-        scalar => out.push_str(&scalar.to_string()),
     }
 }
 

@@ -48,21 +48,20 @@ impl Waiting {
     /// The question's message, as the user should see it.
     #[must_use]
     pub fn message(&self) -> &str {
-        match &self.0.asked.question {
-            Question::Form { message, .. } | Question::Url { message, .. } => message,
-        }
+        self.0.asked.question.message()
     }
 
-    /// Whether the question is a yes/no one (`ctx.confirm`, `#[tool(confirm)]`): a form with
-    /// no fields, where accepting is the yes.
+    /// Whether the question is a yes/no one (`ctx.confirm`, `#[tool(confirm)]`, or a form
+    /// with no fields), where accepting is the yes.
     #[must_use]
     pub fn is_confirmation(&self) -> bool {
         match &self.0.asked.question {
+            Question::Confirm { .. } => true,
             Question::Form { schema, .. } => schema
                 .get("properties")
                 .and_then(Value::as_object)
                 .is_none_or(Map::is_empty),
-            Question::Url { .. } => false,
+            _ => false,
         }
     }
 

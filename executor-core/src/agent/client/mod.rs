@@ -23,6 +23,7 @@ pub use config::{
 use outcome::{Fold, Outcome};
 use transport::{Shared, message_for};
 
+use crate::elicit::MAX_QUESTIONS_PER_CALL;
 use crate::failure::ToolFailure;
 use crate::tool::SpecList;
 use crate::tool::call::drive;
@@ -164,19 +165,31 @@ impl A2aToolExecutor {
             return Err(ToolFailure::unknown_tool(tool));
         };
         let message = message_for(tool, &input, params, ctx)?;
-        let params = MessageSendParams::new(message);
+        let mut params = MessageSendParams::new(message);
         let mut fold = Fold::new(tool, input, ctx);
         // This hop's context, taken now: with feature `otel`, the span the call runs in,
         // whatever spans the HTTP client opens below it.
         let outgoing = crate::tool::TraceContext::outgoing(ctx);
-        trace::scope(outgoing, async {
-            if self.shared.card.capabilities.streaming == Some(true) {
-                self.shared.streamed(tool, params, &mut fold).await
-            } else {
-                self.shared.blocking(tool, params, &mut fold).await
+        for asked in 0.. {
+            let outcome = trace::scope(outgoing.clone(), async {
+                if self.shared.card.capabilities.streaming == Some(true) {
+                    self.shared.streamed(tool, params, &mut fold).await
+                } else {
+                    self.shared.blocking(tool, params, &mut fold).await
+                }
+            })
+            .await;
+            // A question the agent parked its task on goes to our own caller, and the answer
+            // back to the task as its next message.
+            let Some(parked) = fold.parked.take() else {
+                return outcome;
+            };
+            if asked >= MAX_QUESTIONS_PER_CALL {
+                return outcome;
             }
-        })
-        .await
+            params = MessageSendParams::new(self.shared.relay(ctx, parked).await?);
+        }
+        unreachable!("the loop returns")
     }
 }
 

@@ -10,8 +10,12 @@ use a2a_protocol_types::task::{Task, TaskState, TaskStatus};
 
 use serde_json::Value;
 
+use a2a_protocol_types::approval::ApprovalRequest;
+
 use super::catalog::Input;
+use crate::agent::ask::question_of;
 use crate::agent::{EXACT_JSON_MEDIA_TYPE, OUTPUT_ARTIFACT, RESULT_ARTIFACT};
+use crate::elicit::Question;
 use crate::failure::transport::{A2aFailureClass, A2aOutcome, A2aTerminal, from_a2a};
 use crate::failure::{FailureKind, ToolFailure};
 use crate::tool::{ToolContext, ToolExecution};
@@ -26,6 +30,11 @@ pub(super) struct Fold<'a> {
     ctx: &'a ToolContext,
     /// The task's id, once the agent named it (what a cancel needs).
     pub(super) task_id: Option<String>,
+    /// The task's context, once the agent named it (what a continuation needs).
+    context_id: Option<String>,
+    /// A question the agent parked the task on, which the caller can be asked: the call
+    /// answers it with a continuation instead of ending.
+    pub(super) parked: Option<Parked>,
     /// The `result` artifact of one of our agents.
     result: Option<Value>,
     /// Every other artifact part, in order (a plain agent's answer).
@@ -39,6 +48,8 @@ impl<'a> Fold<'a> {
             input,
             ctx,
             task_id: None,
+            context_id: None,
+            parked: None,
             result: None,
             parts: Vec::new(),
         }
@@ -51,6 +62,7 @@ impl<'a> Fold<'a> {
             StreamResponse::Message(message) => Some(Ok(answer(&message))),
             StreamResponse::StatusUpdate(update) => {
                 self.task_id = Some(update.task_id.0);
+                self.context_id = Some(update.context_id.0);
                 self.status(update.status, update.metadata.as_ref()).await
             }
             StreamResponse::ArtifactUpdate(update) => {
@@ -75,6 +87,7 @@ impl<'a> Fold<'a> {
     /// state ends the call.
     pub(super) async fn task(&mut self, task: Task) -> Option<Outcome> {
         self.task_id = Some(task.id.0);
+        self.context_id = Some(task.context_id.0);
         for artifact in task.artifacts.unwrap_or_default() {
             if self.input == Input::Data && artifact.id.0 == RESULT_ARTIFACT {
                 self.result = Some(message_value(&artifact.parts));
@@ -92,6 +105,20 @@ impl<'a> Fold<'a> {
                 Some(Err(self.failure(&status, metadata)))
             }
             TaskState::InputRequired | TaskState::AuthRequired => {
+                // A question our caller can be asked: the transport relays it.
+                if status.state == TaskState::InputRequired
+                    && self.ctx.can_elicit()
+                    && let Some(message) = &status.message
+                    && let Some((question, approval)) = question_of(message)
+                    && let (Some(task_id), Some(context_id)) = (&self.task_id, &self.context_id)
+                {
+                    self.parked = Some(Parked {
+                        question,
+                        approval,
+                        task_id: task_id.clone(),
+                        context_id: context_id.clone(),
+                    });
+                }
                 let asks = status.message.as_ref().map(texts).unwrap_or_default();
                 let failure = ToolFailure::terminal(format!(
                     "tool `{}`: the agent stopped at `{}` (a tool call cannot answer it): {asks}",
@@ -196,6 +223,14 @@ impl<'a> Fold<'a> {
             None => failure,
         }
     }
+}
+
+/// A task parked on a question: what the caller is asked and where the answer goes.
+pub(super) struct Parked {
+    pub(super) question: Question,
+    pub(super) approval: Option<ApprovalRequest>,
+    pub(super) task_id: String,
+    pub(super) context_id: String,
 }
 
 /// An agent's direct answer (a message, no task).

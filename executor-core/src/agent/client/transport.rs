@@ -13,7 +13,8 @@ use serde_json::{Map, Value, json};
 use super::catalog::Catalog;
 use super::catalog::{Input, TEXT_ARGUMENT};
 use super::config::A2aClientConfig;
-use super::outcome::{Fold, Outcome, answer, client_failure, unexpected};
+use super::outcome::{Fold, Outcome, Parked, answer, client_failure, unexpected};
+use crate::agent::ask::answer_message;
 use crate::agent::tools::{ATTEMPT_METADATA, IDEMPOTENCY_KEY_METADATA};
 use crate::failure::ToolFailure;
 use crate::tool::ToolContext;
@@ -93,6 +94,27 @@ impl Shared {
             Some(outcome) => outcome,
             None => Err(unexpected(tool, agent, &format!("a task still `{state}`"))),
         }
+    }
+}
+
+impl Shared {
+    /// Asks `ctx`'s user the question a task is parked on and answers with the continuation
+    /// message. While the caller decides, dropping the call (its deadline, its cancellation,
+    /// an MCP 2026-07-28 round that ends on the question) cancels the parked task.
+    pub(super) async fn relay(
+        self: &Arc<Self>,
+        ctx: &ToolContext,
+        parked: Parked,
+    ) -> Result<Message, ToolFailure> {
+        let mut guard = CancelOnDrop::armed(cancel_task(Arc::clone(self), parked.task_id.clone()));
+        let reply = ctx.ask(parked.question).await?;
+        guard.disarm();
+        Ok(answer_message(
+            &reply,
+            parked.approval.as_ref(),
+            &parked.task_id,
+            &parked.context_id,
+        ))
     }
 }
 

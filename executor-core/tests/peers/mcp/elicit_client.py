@@ -1,7 +1,9 @@
 """The official MCP Python SDK client's `elicitation_callback` against `examples/asking`.
 
-    python elicit_client.py stdio PATH/TO/asking legacy|2026-07-28
+    python elicit_client.py stdio PATH/TO/asking legacy|2026-07-28 [SERVER ARGS…]
     python elicit_client.py http URL 2026-07-28
+
+(`.ci/a2a-peer.sh` runs it against `bridges --asking`: the same tools behind an A2A hop.)
 
 One tool's `ctx.elicit::<T>` as a client nobody here wrote sees it: on a legacy session the
 question is an `elicitation/create` request; on 2026-07-28 it is an `input_required` round the
@@ -96,11 +98,12 @@ async def run(client: Client, era: str) -> None:
 
 
 async def main() -> None:
-    kind, target, era = sys.argv[1], sys.argv[2], sys.argv[3]
-    server = StdioServerParameters(command=target) if kind == "stdio" else target
+    kind, target, era, extra = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
+    server = StdioServerParameters(command=target, args=extra) if kind == "stdio" else target
     async with Client(server, mode=era, elicitation_callback=on_elicit) as client:
         await run(client, era)
-    print(f"elicit_client: {kind} {era}: {checks} checks passed")
+    via = f" ({' '.join(extra)})" if extra else ""
+    print(f"elicit_client: {kind} {era}{via}: {checks} checks passed")
 
 
 anyio.run(main)
