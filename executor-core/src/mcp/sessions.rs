@@ -250,8 +250,10 @@ where
             Some(Some(renamed)) => Bytes::from(renamed),
             _ => body,
         };
-        let declares_tasks = self.legacy_tasks
+        // An `initialize` (no session yet, no 2026-07-28 header): its answer declares tasks.
+        let declares_tasks = legacy
             && parts.method == http::Method::POST
+            && !parts.headers.contains_key("mcp-session-id")
             && initialize_id(&body).is_some();
         let session = parts
             .headers
