@@ -90,6 +90,13 @@ async fn until_dropped(key: &str) {
     .unwrap_or_else(|_| panic!("the `held` call `{key}` was never dropped"));
 }
 
+/// Deletes a note once the user approves: a task that asks.
+#[tool(task = "required", poll = "20ms", confirm)]
+async fn delete_note(id: u32) -> String {
+    tokio::task::yield_now().await; // the deletion's I/O
+    format!("note {id} deleted")
+}
+
 /// Three steps, each reported as progress.
 #[tool(task = "required", poll = "20ms")]
 async fn steps(ctx: &ToolContext) -> u32 {
@@ -109,7 +116,15 @@ fn plain() -> &'static str {
 
 fn server() -> McpServer {
     tool_executor::mcp_server!(toolset![
-        report, add, hang, refuse, brief, held, steps, plain
+        report,
+        add,
+        hang,
+        refuse,
+        brief,
+        held,
+        steps,
+        delete_note,
+        plain
     ])
 }
 
@@ -526,6 +541,87 @@ async fn across_replicas(one: SocketAddr, two: SocketAddr, key: &str) {
     until_dropped(key).await;
 }
 
+/// A question inside a task: the task is `input_required` with the question in
+/// `inputRequests` on every replica, and a `tasks/update` sent to the replica that does not run
+/// it answers it (through the store): the call goes on and completes.
+#[tokio::test]
+async fn a_task_that_asks_is_input_required_and_tasks_update_through_another_replica_answers_it() {
+    let store: Arc<MemoryTaskStore> = Arc::new(MemoryTaskStore::default());
+    let replica = |store: &Arc<MemoryTaskStore>| {
+        server().with_tasks(Tasks::with_store(Arc::clone(store) as _))
+    };
+    let (one, stop_one) = serve_http(replica(&store)).await;
+    let (two, stop_two) = serve_http(replica(&store)).await;
+    let params = json!({"name": "delete_note", "arguments": {"id": 4}, "_meta": meta(true)});
+    let id = created(
+        &post(one, "tools/call", "delete_note", params).await,
+        300_000,
+        20,
+    );
+    let asking = get_until(two, &id, "input_required").await;
+    assert_eq!(
+        asking["inputRequests"],
+        json!({"q0": {"method": "elicitation/create", "params": {
+            "mode": "form", "message": "Run delete_note with id = 4?",
+            "requestedSchema": {"type": "object", "properties": {}}}}}),
+        "{asking}"
+    );
+    let params = json!({"taskId": id, "inputResponses": {"q0": {"action": "accept"}},
+                        "_meta": meta(true)});
+    let ack = post(two, "tasks/update", &id, params).await;
+    assert_eq!(ack["result"], json!({"resultType": "complete"}), "{ack}");
+    let done = get_until(one, &id, "completed").await;
+    assert_eq!(
+        done["result"]["content"][0]["text"], "note 4 deleted",
+        "{done}"
+    );
+    stop_one.cancel();
+    stop_two.cancel();
+}
+
+/// Our client follows a task that asks: the question goes to the caller's own user (the
+/// call's context can ask), the answer back with `tasks/update`, and the call returns the
+/// task's result; a caller that cannot be asked gets a clear failure, and the task is cancelled.
+#[tokio::test]
+async fn our_client_relays_a_tasks_question_to_its_caller_and_answers_with_tasks_update() {
+    use tool_executor::elicit::{Asker, Question, Reply};
+    let (executor, shutdown) = client(true).await;
+    let asked = Arc::new(Mutex::new(Vec::new()));
+    let seen = Arc::clone(&asked);
+    let user = Asker::new(move |question: Question| {
+        let seen = Arc::clone(&seen);
+        async move {
+            seen.lock().unwrap().push(question.to_params());
+            Ok(Reply::accept())
+        }
+    });
+    let ctx = ToolContext::new().with_extension(user);
+    let done = executor
+        .execute_with_context("delete_note", &json!({"id": 7}), ctx)
+        .await
+        .unwrap();
+    assert_eq!(done.output, json!("note 7 deleted"));
+    assert_eq!(
+        *asked.lock().unwrap(),
+        vec![
+            json!({"mode": "form", "message": "Run delete_note with id = 7?",
+                    "requestedSchema": {"type": "object", "properties": {}}})
+        ],
+        "asked once, though the task shows the question until the answer is taken in"
+    );
+
+    let failure = executor
+        .execute_with_context("delete_note", &json!({"id": 8}), ToolContext::new())
+        .await
+        .unwrap_err();
+    assert!(
+        failure.message().contains("it asks for input")
+            && failure.message().contains("with_elicitor"),
+        "{failure:?}"
+    );
+    shutdown.cancel();
+}
+
 /// Our client on `server` over streamable HTTP (stateful, or stateless).
 async fn client(stateless: bool) -> (McpToolExecutor, CancellationToken) {
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
@@ -796,6 +892,7 @@ async fn legacy_initialize_declares_tasks_and_tools_list_says_which_tools_are_ta
             ("brief".to_owned(), expect("required")),
             ("held".to_owned(), expect("required")),
             ("steps".to_owned(), expect("required")),
+            ("delete_note".to_owned(), expect("required")),
             ("plain".to_owned(), expect("forbidden")),
         ]
     );

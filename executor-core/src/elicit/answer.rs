@@ -69,6 +69,45 @@ pub struct Reply {
 }
 
 impl Reply {
+    /// Accepted with no content: a yes to a yes/no question ([`ToolContext::confirm`]), an
+    /// agreement to visit a URL.
+    ///
+    /// [`ToolContext::confirm`]: crate::ToolContext::confirm
+    #[must_use]
+    pub fn accept() -> Self {
+        Self {
+            action: Action::Accept,
+            content: None,
+        }
+    }
+
+    /// Accepted with a form's `content`.
+    #[must_use]
+    pub fn accept_with(content: Map<String, Value>) -> Self {
+        Self {
+            action: Action::Accept,
+            content: Some(content),
+        }
+    }
+
+    /// Declined: the user said no.
+    #[must_use]
+    pub fn decline() -> Self {
+        Self {
+            action: Action::Decline,
+            content: None,
+        }
+    }
+
+    /// Cancelled: the user dismissed the question.
+    #[must_use]
+    pub fn cancel() -> Self {
+        Self {
+            action: Action::Cancel,
+            content: None,
+        }
+    }
+
     /// Reads an `ElicitResult` (`{action, content?}`).
     ///
     /// # Errors

@@ -3,6 +3,7 @@
 //! transport attached to the call.
 
 use std::fmt;
+use std::future::Future;
 use std::sync::Arc;
 
 use serde_json::{Value, json};
@@ -26,12 +27,30 @@ pub trait Elicitor: Send + Sync + 'static {
     fn ask(&self, question: Question) -> BoxFuture<'static, Result<Reply, ElicitError>>;
 }
 
-impl<F> Elicitor for F
+/// Any `async` closure from a [`Question`] to a [`Reply`] is an elicitor: an application's own
+/// prompt, a policy in a test, an approver (`Runtime::with_approver`).
+///
+/// ```
+/// use tool_executor::elicit::{Asker, ElicitError, Question, Reply};
+///
+/// // Approves every yes/no question; refuses forms it cannot fill.
+/// let approver = Asker::new(|question: Question| async move {
+///     match question {
+///         Question::Form { schema, .. } if schema["properties"] == serde_json::json!({}) => {
+///             Ok(Reply::accept())
+///         }
+///         _ => Err(ElicitError::Unsupported("only approvals here".into())),
+///     }
+/// });
+/// # let _ = approver;
+/// ```
+impl<F, Fut> Elicitor for F
 where
-    F: Fn(Question) -> BoxFuture<'static, Result<Reply, ElicitError>> + Send + Sync + 'static,
+    F: Fn(Question) -> Fut + Send + Sync + 'static,
+    Fut: Future<Output = Result<Reply, ElicitError>> + Send + 'static,
 {
     fn ask(&self, question: Question) -> BoxFuture<'static, Result<Reply, ElicitError>> {
-        self(question)
+        Box::pin(self(question))
     }
 }
 
@@ -177,7 +196,14 @@ impl ToolContext {
         self.extension::<Asker>().is_some()
     }
 
-    async fn ask(&self, question: Question) -> Result<Reply, ElicitError> {
+    /// Puts a prepared [`Question`] to the user and returns the raw [`Reply`]: what a relay
+    /// does with a question it received from elsewhere (a remote server's, a remote agent's).
+    /// Tools ask with [`elicit`](Self::elicit), [`confirm`](Self::confirm) or
+    /// [`elicit_url`](Self::elicit_url).
+    ///
+    /// # Errors
+    /// As [`elicit`](Self::elicit).
+    pub async fn ask(&self, question: Question) -> Result<Reply, ElicitError> {
         let asker = self.asker()?;
         match asker.0.ask(question).await {
             // The transport took the question with the call's answer and drops this call's

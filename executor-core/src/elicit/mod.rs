@@ -9,7 +9,18 @@
 //! |---|---|
 //! | MCP 2025-11-25 (stdio, stateful HTTP) | an `elicitation/create` request in the session |
 //! | MCP 2026-07-28 | the call answers `input_required`; the retry carries the answer and the call runs again |
-//! | anything else (a provider loop, a plain `execute`) | [`ElicitError::Unsupported`], at once |
+//! | a provider loop ([`Definitions::answer`]) | the call waits ([`Waiting`]); the application records the reply and [`Definitions::resume`]s it |
+//! | a [`Runtime`] with an approver | [`Runtime::with_approver`] answers |
+//! | anything else (a plain `execute`) | [`ElicitError::Unsupported`], at once |
+//!
+//! [`Definitions::answer`]: crate::provider::Definitions::answer
+//! [`Definitions::resume`]: crate::provider::Definitions::resume
+//! [`Waiting`]: crate::provider::Waiting
+//! [`Runtime`]: crate::runtime::Runtime
+//! [`Runtime::with_approver`]: crate::runtime::Runtime::with_approver
+//!
+//! Transports that run the call again with the answer (MCP 2026-07-28 and others) share
+//! [`Replay`]: ask before side effects, since everything before the question runs again.
 //!
 //! A form is a flat object of primitives; [`FormField`] is implemented only for the types form
 //! mode can express, so a nested struct or a map is a compile error at the field.
@@ -20,6 +31,7 @@ mod ask;
 mod form;
 #[cfg(any(feature = "mcp", feature = "request-state"))]
 pub(crate) mod ids;
+mod replay;
 #[cfg(feature = "request-state")]
 mod state;
 
@@ -30,6 +42,7 @@ pub use form::{
     Answers, Bound, ChoiceStyle, ChoicesField, Field, FieldBuilder, Form, FormChoice, FormField,
     NumberField, TextField, choice_decode, choice_schema,
 };
+pub use replay::{Asked, MAX_QUESTIONS_PER_CALL, Replay, Run, question_key};
 #[cfg(feature = "request-state")]
 #[cfg_attr(docsrs, doc(cfg(feature = "request-state")))]
 pub use state::{

@@ -9,23 +9,16 @@
 
 use std::collections::BTreeMap;
 use std::future::Future;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, OnceLock, PoisonError};
+use std::sync::{Arc, OnceLock};
 
 use rmcp::model::{
-    ElicitRequest, ElicitRequestParams, ElicitationCapability, ErrorData, InputRequest,
-    InputRequiredResult, InputResponses,
+    ElicitRequest, ElicitRequestParams, ErrorData, InputRequest, InputRequiredResult,
+    InputResponses,
 };
 use rmcp::service::{RequestContext, RoleServer};
 use serde_json::{Value, json};
-use tokio::sync::Notify;
 
-use crate::elicit::{Asker, Binding, ElicitError, Elicitor, Question, Reply, StateKeys};
-use crate::tool::BoxFuture;
-
-/// The most questions one call may ask across its rounds; the next fails the call, so a tool
-/// that asks in a loop cannot grow its state without bound.
-pub const MAX_QUESTIONS_PER_CALL: usize = 32;
+use crate::elicit::{Asked, Asker, Binding, Replay, Reply, Run, StateKeys};
 
 /// The process's own keys, for a server given none.
 fn process_keys() -> Arc<StateKeys> {
@@ -43,22 +36,11 @@ pub(super) struct Retry<'a> {
 }
 
 /// One attempt of a 2026-07-28 call that may ask: the answers it starts with and the question
-/// it ends on, if any.
+/// it ends on, if any (an [`elicit::Replay`](Replay) sealed into the state between attempts).
 pub(super) struct Round {
-    shared: Arc<Shared>,
+    replay: Replay,
     keys: Arc<StateKeys>,
     binding: Binding,
-}
-
-struct Shared {
-    /// Answers by question key (`q0`, `q1`, …), from the state and this retry.
-    answers: BTreeMap<String, Value>,
-    /// Questions asked so far in this attempt: the next one's key.
-    next: AtomicUsize,
-    /// The first unanswered question: what the call ends on.
-    asked: Mutex<Option<(String, Question)>>,
-    notify: Notify,
-    declared: Option<ElicitationCapability>,
 }
 
 impl Round {
@@ -85,14 +67,11 @@ impl Round {
             None => BTreeMap::new(),
         };
         let declared = context.client_capabilities().and_then(|c| c.elicitation);
+        let replay = Replay::checked(answers, move |question| {
+            super::elicit::check_capability(declared.as_ref(), question)
+        });
         Ok(Some(Self {
-            shared: Arc::new(Shared {
-                answers,
-                next: AtomicUsize::new(0),
-                asked: Mutex::new(None),
-                notify: Notify::new(),
-                declared,
-            }),
+            replay,
             keys,
             binding,
         }))
@@ -100,50 +79,23 @@ impl Round {
 
     /// The asker the call's tool puts its questions to.
     pub(super) fn asker(&self) -> Asker {
-        Asker::from_shared(Arc::clone(&self.shared) as Arc<dyn Elicitor>)
+        self.replay.asker()
     }
 
-    /// Runs `work` until it ends or asks a question nobody answered yet; then the
-    /// `InputRequiredResult` that carries the question (the work's future is dropped).
+    /// Runs `work` until it ends or asks a question nobody answered yet; then the question
+    /// (the work's future is dropped), which [`input_required`](Self::input_required) puts in
+    /// the call's answer.
+    pub(super) fn run<F: Future>(&self, work: F) -> Run<'_, F> {
+        self.replay.run(work)
+    }
+
+    /// The `InputRequiredResult` that carries `asked`, with the sealed state.
     ///
     /// # Errors
-    /// The call's answer when it asked: `Ok(InputRequiredResult)`, or the error that kept the
-    /// question from being put in one.
-    pub(super) async fn run<T>(
+    /// When the question cannot be put in one (not a valid form).
+    pub(super) fn input_required(
         &self,
-        work: impl Future<Output = T>,
-    ) -> Result<T, Result<InputRequiredResult, ErrorData>> {
-        let asked = self.shared.notify.notified();
-        let outcome = tokio::select! {
-            biased;
-            () = asked => None,
-            outcome = work => Some(outcome),
-        };
-        // A sync body returns `Suspended` through `?`: its call ends with the question too.
-        match (self.question(), outcome) {
-            (Some(question), _) => Err(question),
-            (None, Some(outcome)) => Ok(outcome),
-            (None, None) => Err(Err(ErrorData::internal_error(
-                "the tool asked a question that was not recorded",
-                None,
-            ))),
-        }
-    }
-
-    fn question(&self) -> Option<Result<InputRequiredResult, ErrorData>> {
-        let asked = self
-            .shared
-            .asked
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner);
-        let (key, question) = asked.as_ref()?;
-        Some(self.input_required(key, question))
-    }
-
-    fn input_required(
-        &self,
-        key: &str,
-        question: &Question,
+        Asked { key, question }: &Asked,
     ) -> Result<InputRequiredResult, ErrorData> {
         let params: ElicitRequestParams =
             serde_json::from_value(question.to_params()).map_err(|e| {
@@ -153,7 +105,7 @@ impl Round {
             key.to_owned(),
             InputRequest::Elicitation(ElicitRequest::new(params)),
         )]);
-        let state = json!({ "answers": self.shared.answers, "asked": key });
+        let state = json!({ "answers": self.replay.answers(), "asked": key });
         let sealed = self.keys.seal(&self.binding, &state);
         Ok(InputRequiredResult::new(Some(requests), Some(sealed)))
     }
@@ -182,34 +134,4 @@ fn answers_from(
         answers.insert(asked.to_owned(), reply.clone());
     }
     Ok(answers)
-}
-
-impl Elicitor for Shared {
-    fn ask(&self, question: Question) -> BoxFuture<'static, Result<Reply, ElicitError>> {
-        let result = self.answer_or_record(question);
-        Box::pin(async move { result })
-    }
-}
-
-impl Shared {
-    fn answer_or_record(&self, question: Question) -> Result<Reply, ElicitError> {
-        let index = self.next.fetch_add(1, Ordering::Relaxed);
-        let key = format!("q{index}");
-        if let Some(answer) = self.answers.get(&key) {
-            return Reply::from_json(answer);
-        }
-        if index >= MAX_QUESTIONS_PER_CALL {
-            return Err(ElicitError::Failed(format!(
-                "a call may ask at most {MAX_QUESTIONS_PER_CALL} questions"
-            )));
-        }
-        super::elicit::check_capability(self.declared.as_ref(), &question)?;
-        let mut asked = self.asked.lock().unwrap_or_else(PoisonError::into_inner);
-        if asked.is_none() {
-            *asked = Some((key, question));
-        }
-        drop(asked);
-        self.notify.notify_one();
-        Err(ElicitError::Suspended)
-    }
 }

@@ -676,7 +676,7 @@ impl McpServer {
         let outcome = match &round {
             Some(round) => match round.run(run).await {
                 Ok(outcome) => outcome,
-                Err(question) => return question.map(Into::into),
+                Err(question) => return round.input_required(&question).map(Into::into),
             },
             None => run.await,
         };
@@ -855,7 +855,7 @@ impl ServerHandler for McpServer {
         request: UpdateTaskParams,
         _context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
-        super::tasks::update(self.tasks()?, &request.task_id).await
+        super::tasks::update(self.tasks()?, &request.task_id, request.input_responses).await
     }
 
     async fn cancel_task(

@@ -173,11 +173,16 @@ pub(super) async fn cancel(tasks: &Tasks, id: &str) -> Result<(), ErrorData> {
     tasks.cancel(id).await.map_err(|e| to_error(&e))
 }
 
-/// `tasks/update`: answers to input requests. No task of ours asks for input yet (the
-/// `input_required` status is representable, and reserved for elicitation), so answers are
-/// acknowledged and ignored, as the extension says of keys that are not outstanding.
-pub(super) async fn update(tasks: &Tasks, id: &str) -> Result<(), ErrorData> {
-    tasks.get(id).await.map(drop).map_err(|e| to_error(&e))
+/// `tasks/update`: answers to the questions a task waits on (`inputResponses`); the task's
+/// call goes on where it asked. Keys that are not outstanding are ignored, as the extension
+/// says.
+pub(super) async fn update(
+    tasks: &Tasks,
+    id: &str,
+    responses: rmcp::model::InputResponses,
+) -> Result<(), ErrorData> {
+    let responses = responses.into_iter().collect();
+    tasks.answer(id, responses).await.map_err(|e| to_error(&e))
 }
 
 pub(super) fn to_error(error: &TaskError) -> ErrorData {
