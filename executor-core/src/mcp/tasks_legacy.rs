@@ -68,7 +68,9 @@ const PAGE: usize = 100;
 /// then is (a call that ignores its cancellation keeps its status until it ends).
 const CANCEL_WAIT: Duration = Duration::from_secs(5);
 
-/// How often `tasks/result` reads the record of a task another process runs.
+/// How often `tasks/result` (and the relay that sends the status notification) reads the
+/// task's record: its poll interval, within these bounds. A wait ends at the latest when the
+/// task is forgotten at its TTL (-32602).
 const RESULT_POLL: (Duration, Duration) = (Duration::from_millis(10), Duration::from_secs(1));
 
 /// The request in `raw`, renamed to its private method when it is a 2025-11-25 task request
