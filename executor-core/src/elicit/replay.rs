@@ -145,6 +145,7 @@ impl Replay {
 
     /// Resolves once the call asked a question not answered yet: for a transport that runs
     /// the call elsewhere (a detached handle) and waits for either.
+    #[cfg(feature = "a2a")]
     pub(crate) fn notified(&self) -> Notified<'_> {
         self.shared.notify.notified()
     }

@@ -240,15 +240,20 @@ where
             return Ok(refused);
         }
         super::tasks::fill_route(&mut parts.headers, &body);
-        let body = match self
-            .legacy_tasks
-            .then(|| super::tasks_legacy::rewrite(&body))
-        {
+        // A 2026-07-28 request (the version in its header) is never a 2025-11-25 one.
+        let legacy = self.legacy_tasks
+            && parts
+                .headers
+                .get("mcp-protocol-version")
+                .is_none_or(|v| v.as_bytes() < b"2026-07-28".as_slice());
+        let body = match legacy.then(|| super::tasks_legacy::rewrite(&body)) {
             Some(Some(renamed)) => Bytes::from(renamed),
             _ => body,
         };
-        let declares_tasks = self.legacy_tasks
+        // An `initialize` (no session yet, no 2026-07-28 header): its answer declares tasks.
+        let declares_tasks = legacy
             && parts.method == http::Method::POST
+            && !parts.headers.contains_key("mcp-session-id")
             && initialize_id(&body).is_some();
         let session = parts
             .headers

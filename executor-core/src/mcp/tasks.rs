@@ -165,7 +165,7 @@ fn object(value: Result<Value, serde_json::Error>) -> Map<String, Value> {
 /// `tasks/get`: the task with its result, error or input requests.
 pub(super) async fn get(tasks: &Tasks, id: &str) -> Result<GetTaskResult, ErrorData> {
     let record = tasks.get(id).await.map_err(|e| to_error(&e))?;
-    Ok(GetTaskResult::new(detailed(&record)))
+    Ok(GetTaskResult::new(detailed(record)))
 }
 
 /// `tasks/cancel`: asks the task to stop; an empty acknowledgment.
@@ -220,19 +220,19 @@ const fn wire_status(status: TaskStatus) -> WireStatus {
     }
 }
 
-/// The record as a `DetailedTask`: the payload its status calls for.
-fn detailed(record: &TaskRecord) -> DetailedTask {
-    let task = wire_task(record);
-    let payload = match (record.status, &record.outcome) {
-        (TaskStatus::Completed, Some(TaskOutcome::Result(result))) => TaskPayload::Completed {
-            result: result.clone(),
-        },
-        (TaskStatus::Failed, Some(TaskOutcome::Error(error))) => TaskPayload::Failed {
-            error: error.clone(),
-        },
+/// The record as a `DetailedTask`: the payload its status calls for, moved out of the record
+/// (the store's read already copied it; a second copy was a measurable part of a task's cost,
+/// BENCHMARKS.md §17).
+fn detailed(record: TaskRecord) -> DetailedTask {
+    let task = wire_task(&record);
+    let payload = match (record.status, record.outcome) {
+        (TaskStatus::Completed, Some(TaskOutcome::Result(result))) => {
+            TaskPayload::Completed { result }
+        }
+        (TaskStatus::Failed, Some(TaskOutcome::Error(error))) => TaskPayload::Failed { error },
         (TaskStatus::Cancelled, _) => TaskPayload::Cancelled,
         (TaskStatus::InputRequired, _) => {
-            let requests = record.input_requests.clone().unwrap_or_default();
+            let requests = record.input_requests.unwrap_or_default();
             match serde_json::from_value(Value::Object(requests)) {
                 Ok(input_requests) => TaskPayload::InputRequired { input_requests },
                 Err(e) => failed_payload(&format!("the task's input requests are malformed: {e}")),

@@ -29,8 +29,9 @@ use std::time::Duration;
 
 use rmcp::ServerHandler;
 use rmcp::model::{
-    CallToolRequestParams, CustomNotification, CustomRequest, CustomResult, ErrorCode, ErrorData,
-    ProgressNotificationParam, ProgressToken, ServerNotification, ServerResult,
+    CallToolRequestParams, ClientJsonRpcMessage, ClientRequest, CustomNotification, CustomRequest,
+    CustomResult, ErrorCode, ErrorData, GetMeta, ProgressNotificationParam, ProgressToken,
+    ServerNotification, ServerResult,
 };
 use rmcp::service::{Peer, RequestContext, RoleServer};
 use serde_json::{Map, Value, json};
@@ -67,7 +68,9 @@ const PAGE: usize = 100;
 /// then is (a call that ignores its cancellation keeps its status until it ends).
 const CANCEL_WAIT: Duration = Duration::from_secs(5);
 
-/// How often `tasks/result` reads the record of a task another process runs.
+/// How often `tasks/result` (and the relay that sends the status notification) reads the
+/// task's record: its poll interval, within these bounds. A wait ends at the latest when the
+/// task is forgotten at its TTL (-32602).
 const RESULT_POLL: (Duration, Duration) = (Duration::from_millis(10), Duration::from_secs(1));
 
 /// The request in `raw`, renamed to its private method when it is a 2025-11-25 task request
@@ -96,6 +99,23 @@ pub(crate) fn rewrite(raw: &[u8]) -> Option<Vec<u8>> {
     let renamed = format!("{PREFIX}{method}");
     object.insert("method".into(), Value::String(renamed));
     serde_json::to_vec(&value).ok()
+}
+
+/// Whether a parsed message may be one [`rewrite`] renames: a request of one of its methods
+/// whose `_meta` names no version (2026-07-28 requests, the common case, are not read again).
+pub(crate) fn may_rename(message: &ClientJsonRpcMessage) -> bool {
+    let ClientJsonRpcMessage::Request(request) = message else {
+        return false;
+    };
+    let method = match &request.request {
+        ClientRequest::CallToolRequest(_) => "tools/call",
+        ClientRequest::ListToolsRequest(_) => "tools/list",
+        ClientRequest::GetTaskRequest(_) => "tasks/get",
+        ClientRequest::CancelTaskRequest(_) => "tasks/cancel",
+        ClientRequest::CustomRequest(custom) => custom.method.as_str(),
+        _ => return false,
+    };
+    METHODS.contains(&method) && request.request.get_meta().protocol_version().is_none()
 }
 
 /// Whether `method` is one [`rewrite`] gives rmcp.

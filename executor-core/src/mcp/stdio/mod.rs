@@ -211,17 +211,18 @@ impl<R: AsyncRead + Unpin> Reader<R> {
             if line.is_empty() {
                 continue;
             }
-            let renamed = self
-                .legacy_tasks
-                .then(|| tasks_legacy::rewrite(line))
-                .flatten();
-            let line = renamed.as_deref().unwrap_or(line);
             // Parsed once, straight into rmcp's message type. Only a line that does not parse
             // that way goes through a `Value`, to find its id for the error (measured in
             // BENCHMARKS.md §7: parsing every line to a `Value` first cost each request a second
-            // parse).
+            // parse), and only a 2025-11-25 task request is read again, to be renamed.
             let message = if let Ok(message) = serde_json::from_slice(line) {
-                message
+                let renamed = (self.legacy_tasks && tasks_legacy::may_rename(&message))
+                    .then(|| tasks_legacy::rewrite(line))
+                    .flatten();
+                match renamed.map(|line| serde_json::from_slice(&line)) {
+                    Some(Ok(renamed)) => renamed,
+                    _ => message,
+                }
             } else {
                 let Ok(value) = serde_json::from_slice::<Value>(line) else {
                     continue; // unparsable: nothing to answer (see the module docs)
