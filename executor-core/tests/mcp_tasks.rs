@@ -752,6 +752,11 @@ struct Legacy {
 
 impl Legacy {
     async fn start(server: McpServer) -> Self {
+        Self::start_with(server, json!({"tasks": {"list": {}, "cancel": {}}})).await
+    }
+
+    /// A session whose client declares `capabilities`.
+    async fn start_with(server: McpServer, capabilities: Value) -> Self {
         use tokio::io::AsyncBufReadExt;
         let (client, server_end) = tokio::io::duplex(1 << 20);
         let (server_read, server_write) = tokio::io::split(server_end);
@@ -766,7 +771,7 @@ impl Legacy {
         };
         let init = json!({
             "protocolVersion": "2025-11-25",
-            "capabilities": {"tasks": {"list": {}, "cancel": {}}},
+            "capabilities": capabilities,
             "clientInfo": {"name": "legacy-tasks", "version": "1"}
         });
         session.initialized = session.request("initialize", init).await["result"].clone();
@@ -1190,4 +1195,59 @@ async fn legacy_tasks_over_stateful_http() {
         "{listed}"
     );
     shutdown.cancel();
+}
+
+/// On 2025-11-25 a task's question reaches the client waiting on its `tasks/result`: an
+/// `elicitation/create` in the session naming the task; the answer lets the task go on, and
+/// `tasks/result` answers its result. A client that cannot be asked gets the question
+/// cancelled: the task ends rather than wait for nobody.
+#[tokio::test]
+async fn legacy_tasks_result_puts_a_tasks_question_to_the_client() {
+    let capabilities = json!({"tasks": {"list": {}, "cancel": {}}, "elicitation": {"form": {}}});
+    let mut legacy = Legacy::start_with(server(), capabilities).await;
+    let params = json!({"name": "delete_note", "arguments": {"id": 4}, "task": {}});
+    let id = legacy_created(&legacy.request("tools/call", params).await, 300_000, 20);
+    legacy.next_id += 1;
+    let waiting = legacy.next_id;
+    let message = json!({"jsonrpc": "2.0", "id": waiting, "method": "tasks/result",
+        "params": {"taskId": id}});
+    legacy.send(&message).await;
+    let ask = loop {
+        let m = legacy.read().await;
+        if m["method"] == "elicitation/create" {
+            break m;
+        }
+        legacy.notifications.push(m);
+    };
+    // rmcp stamps a progress token of its own on every request it sends.
+    let mut params = ask["params"].clone();
+    params["_meta"]
+        .as_object_mut()
+        .unwrap()
+        .remove("progressToken");
+    assert_eq!(
+        params,
+        json!({"mode": "form", "message": "Run delete_note with id = 4?",
+               "requestedSchema": {"type": "object", "properties": {}},
+               "_meta": {"io.modelcontextprotocol/related-task": {"taskId": id}}}),
+        "{ask}"
+    );
+    let reply = json!({"jsonrpc": "2.0", "id": ask["id"], "result": {"action": "accept"}});
+    legacy.send(&reply).await;
+    let result = legacy.answer(waiting).await;
+    assert_eq!(
+        result["result"]["content"][0]["text"], "note 4 deleted",
+        "{result}"
+    );
+
+    let mut unaskable = Legacy::start(server()).await;
+    let params = json!({"name": "delete_note", "arguments": {"id": 5}, "task": {}});
+    let id = legacy_created(&unaskable.request("tools/call", params).await, 300_000, 20);
+    let result = unaskable
+        .request("tasks/result", json!({"taskId": id}))
+        .await;
+    assert!(
+        result.to_string().contains("did not approve"),
+        "cancelled, so not approved: {result}"
+    );
 }

@@ -23,7 +23,7 @@
 //! connection, the HTTP `Mcp-Session-Id`) created: a task's id is all that guards it, and a
 //! list open to every caller would give ids away.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -332,7 +332,7 @@ async fn relay(
         // A client that left has nobody to tell; the task runs on.
         let _ = peer.notify_progress(param).await;
     }
-    let Ok(record) = until_terminal(&tasks, &id, None).await else {
+    let Ok(record) = until_terminal(&tasks, &id, None, None).await else {
         return;
     };
     let notification = CustomNotification::new(
@@ -351,6 +351,7 @@ async fn until_terminal(
     tasks: &Tasks,
     id: &str,
     stop: Option<&tokio_util::sync::CancellationToken>,
+    mut questions: Option<(&Peer<RoleServer>, &mut HashSet<String>)>,
 ) -> Result<TaskRecord, ErrorData> {
     loop {
         let record = tasks
@@ -360,6 +361,10 @@ async fn until_terminal(
         if record.status.is_terminal() {
             return Ok(record);
         }
+        if let (TaskStatus::InputRequired, Some((peer, asked))) = (record.status, &mut questions) {
+            put_questions(tasks, id, &record, peer, asked).await?;
+            continue;
+        }
         let wait = record.poll_interval.clamp(RESULT_POLL.0, RESULT_POLL.1);
         match stop {
             Some(stop) => tokio::select! {
@@ -368,6 +373,68 @@ async fn until_terminal(
             },
             None => tokio::time::sleep(wait).await,
         }
+    }
+}
+
+/// Puts the questions of an `input_required` task to the client that waits on its
+/// `tasks/result`, as 2025-11-25 does: `elicitation/create` in the session, with the task named
+/// in `_meta`; the answers go to the task as `tasks/update`'s would. A question the client
+/// cannot take (no `elicitation` capability, a failed request) is answered `cancel`, so the
+/// tool goes on (and ends) rather than wait for nobody.
+async fn put_questions(
+    tasks: &Tasks,
+    id: &str,
+    record: &TaskRecord,
+    peer: &Peer<RoleServer>,
+    asked: &mut HashSet<String>,
+) -> Result<(), ErrorData> {
+    let mut answers = Map::new();
+    for (key, request) in record.input_requests.iter().flatten() {
+        if !asked.insert(key.clone()) {
+            continue;
+        }
+        let mut params = request["params"].clone();
+        if let Value::Object(params) = &mut params {
+            params.insert("_meta".into(), json!({RELATED_TASK: {"taskId": id}}));
+        }
+        let answer = match ask(peer, params).await {
+            Ok(answer) => answer,
+            Err(_) => json!({"action": "cancel"}),
+        };
+        answers.insert(key.clone(), answer);
+    }
+    if answers.is_empty() {
+        // Asked already: the answer is on its way to the call (within its poll interval).
+        tokio::time::sleep(RESULT_POLL.0).await;
+        return Ok(());
+    }
+    tasks
+        .answer(id, answers)
+        .await
+        .map_err(|e| super::tasks::to_error(&e))
+}
+
+/// One `elicitation/create` to the client: its `ElicitResult`.
+async fn ask(peer: &Peer<RoleServer>, params: Value) -> Result<Value, String> {
+    let declared = peer
+        .peer_info()
+        .and_then(|info| info.capabilities.elicitation.clone());
+    if declared.is_none() {
+        return Err("the client did not declare elicitation".to_owned());
+    }
+    let params: rmcp::model::ElicitRequestParams =
+        serde_json::from_value(params).map_err(|e| e.to_string())?;
+    let request =
+        rmcp::model::ServerRequest::ElicitRequest(rmcp::model::ElicitRequest::new(params));
+    match peer
+        .send_request(request)
+        .await
+        .map_err(|e| e.to_string())?
+    {
+        rmcp::model::ClientResult::ElicitResult(result) => {
+            serde_json::to_value(&result).map_err(|e| e.to_string())
+        }
+        _ => Err("the client answered elicitation/create with another result".to_owned()),
     }
 }
 
@@ -389,7 +456,9 @@ async fn result(
     context: &RequestContext<RoleServer>,
 ) -> Result<Value, ErrorData> {
     let tasks = server.tasks()?;
-    let record = until_terminal(tasks, id, Some(&context.ct)).await?;
+    let mut asked = HashSet::new();
+    let questions = Some((&context.peer, &mut asked));
+    let record = until_terminal(tasks, id, Some(&context.ct), questions).await?;
     let related = json!({RELATED_TASK: {"taskId": id}});
     match (record.status, record.outcome) {
         (TaskStatus::Completed, Some(TaskOutcome::Result(result))) => {
@@ -500,7 +569,7 @@ async fn cancel(server: &McpServer, id: &str) -> Result<Value, ErrorData> {
         .cancel(id)
         .await
         .map_err(|e| super::tasks::to_error(&e))?;
-    let waited = tokio::time::timeout(CANCEL_WAIT, until_terminal(tasks, id, None)).await;
+    let waited = tokio::time::timeout(CANCEL_WAIT, until_terminal(tasks, id, None, None)).await;
     let record = match waited {
         Ok(record) => record?,
         Err(_) => tasks
