@@ -789,11 +789,17 @@ impl Legacy {
 
     /// Sends a request and reads until its answer, keeping the notifications before it.
     async fn request(&mut self, method: &str, params: Value) -> Value {
+        let id = self.send_request(method, params).await;
+        self.answer(id).await
+    }
+
+    /// Sends a request without waiting for its answer; its id.
+    async fn send_request(&mut self, method: &str, params: Value) -> i64 {
         self.next_id += 1;
         let id = self.next_id;
         let message = json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
         self.send(&message).await;
-        self.answer(id).await
+        id
     }
 
     async fn answer(&mut self, id: i64) -> Value {
@@ -1050,11 +1056,9 @@ async fn legacy_cancel_answers_the_cancelled_task_ends_a_waiting_result_and_is_f
     let id = legacy_created(&legacy.request("tools/call", params).await, 300_000, 20);
 
     // A `tasks/result` waiting on the task, answered only once it is cancelled.
-    legacy.next_id += 1;
-    let waiting = legacy.next_id;
-    let message = json!({"jsonrpc": "2.0", "id": waiting, "method": "tasks/result",
-        "params": {"taskId": id}});
-    legacy.send(&message).await;
+    let waiting = legacy
+        .send_request("tasks/result", json!({"taskId": id}))
+        .await;
     let cancelled = legacy.request("tasks/cancel", json!({"taskId": id})).await;
     assert_eq!(cancelled["result"]["status"], "cancelled", "{cancelled}");
     assert_eq!(cancelled["result"]["taskId"], id.as_str());
@@ -1207,11 +1211,9 @@ async fn legacy_tasks_result_puts_a_tasks_question_to_the_client() {
     let mut legacy = Legacy::start_with(server(), capabilities).await;
     let params = json!({"name": "delete_note", "arguments": {"id": 4}, "task": {}});
     let id = legacy_created(&legacy.request("tools/call", params).await, 300_000, 20);
-    legacy.next_id += 1;
-    let waiting = legacy.next_id;
-    let message = json!({"jsonrpc": "2.0", "id": waiting, "method": "tasks/result",
-        "params": {"taskId": id}});
-    legacy.send(&message).await;
+    let waiting = legacy
+        .send_request("tasks/result", json!({"taskId": id}))
+        .await;
     let ask = loop {
         let m = legacy.read().await;
         if m["method"] == "elicitation/create" {
