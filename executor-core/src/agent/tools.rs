@@ -355,9 +355,7 @@ impl ToolAgent {
                 pending.answers,
             )),
             Resume::Refused(question) => Err(emit.input_required_with(question).await),
-            Resume::Broken(why) => Err(emit
-                .fail(FailureClass::Internal, why, "invalid_request")
-                .await),
+            Resume::Broken(why) => Err(emit.fail(FailureClass::Internal, why, "internal").await),
         }
     }
 
