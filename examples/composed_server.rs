@@ -3,7 +3,8 @@
 //! - `read_file` is served as `cat` with a new description, and its `verbose` argument hidden
 //!   (the tool's own default applies);
 //! - `delete_file` is tagged `admin` and hidden until `unlock` is called: then it appears, and
-//!   connected clients get `notifications/tools/list_changed`;
+//!   connected clients get `notifications/tools/list_changed`; `unlock` also adds the
+//!   `admin_help` prompt to the served catalog (`notifications/prompts/list_changed`);
 //! - a guardrail hook refuses any path under `/etc` with a typed failure (`isError: true`).
 //!
 //! ```text
@@ -15,6 +16,7 @@
 
 use serde_json::Value;
 use tool_executor::ToolSet;
+use tool_executor::catalog::{Catalog, CatalogEditor};
 use tool_executor::prelude::*;
 use tool_executor::transform::{BeforeCall, Transform, Transformed, Visibility};
 
@@ -43,17 +45,25 @@ fn delete_file(
     format!("deleted {path}")
 }
 
-/// The admin switch: shows the `admin` tools.
+/// How to use the admin tools.
+#[prompt]
+fn admin_help() -> String {
+    "Delete files with `delete_file`; it cannot be undone.".to_owned()
+}
+
+/// The admin switch: shows the `admin` tools and their prompt.
 struct Admin {
     visibility: Visibility,
+    catalog: CatalogEditor,
 }
 
 #[tools]
 impl Admin {
-    /// Shows the admin tools (`delete_file`) to every client.
+    /// Shows the admin tools (`delete_file`) and the `admin_help` prompt to every client.
     #[tool]
     fn unlock(&self) -> String {
         self.visibility.enable_tag("admin");
+        self.catalog.add::<admin_help>();
         "admin tools unlocked".to_owned()
     }
 }
@@ -71,8 +81,8 @@ fn guardrail(call: &mut BeforeCall<'_>) -> Result<(), ToolFailure> {
     }
 }
 
-/// The composed set.
-fn tools() -> Transformed<ToolSet> {
+/// The composed set; `catalog` is where `unlock` adds its prompt.
+fn tools(catalog: CatalogEditor) -> Transformed<ToolSet> {
     let visibility = Visibility::new();
     visibility.disable_tag("admin");
     let set = ToolSet::builder()
@@ -80,6 +90,7 @@ fn tools() -> Transformed<ToolSet> {
         .tool::<delete_file>()
         .executor(Admin {
             visibility: visibility.clone(),
+            catalog,
         })
         .build()
         .expect("distinct names");
@@ -95,5 +106,11 @@ fn tools() -> Transformed<ToolSet> {
 
 #[tokio::main]
 async fn main() -> std::io::Result<()> {
-    tool_executor::mcp_server!(tools()).serve_stdio().await
+    // Empty until `unlock`; its editor makes it one that changes (`listChanged: true`).
+    let catalog = Catalog::new();
+    let tools = tools(catalog.editor());
+    tool_executor::mcp_server!(tools)
+        .with_catalog(catalog)
+        .serve_stdio()
+        .await
 }

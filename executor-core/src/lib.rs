@@ -272,7 +272,7 @@ pub use tool_executor_macros::ToolFailure;
 #[cfg(feature = "a2a")]
 #[cfg_attr(docsrs, doc(cfg(feature = "a2a")))]
 pub use tool_executor_macros::{agent, agent_executor};
-pub use tool_executor_macros::{prompt, resource, tool, tools, toolset};
+pub use tool_executor_macros::{prompt, prompts, resource, resources, tool, tools, toolset};
 
 #[cfg(feature = "a2a-client")]
 #[cfg_attr(docsrs, doc(cfg(feature = "a2a-client")))]
@@ -293,7 +293,8 @@ pub use subprocess::{SubprocessTool, SubprocessToolExecutor};
 /// tool an inherent `spec()`, so the `Tool` trait is rarely needed).
 pub mod prelude {
     pub use crate::{
-        ToolContext, ToolExecutor, ToolFailure, catalog, prompt, resource, tool, tools, toolset,
+        ToolContext, ToolExecutor, ToolFailure, catalog, prompt, prompts, resource, resources,
+        tool, tools, toolset,
     };
     pub use serde_json::json;
 }

@@ -39,11 +39,11 @@ pub use crate::tool::stream_task::{StreamByClone, StreamProbe, StreamUnsupported
 
 // The public items generated code names, so every path in an expansion starts `__rt::` (each
 // expansion opens with `use ::tool_executor::__private as __rt;`).
-pub use crate::catalog::args::catalog_arg;
+pub use crate::catalog::args::{catalog_arg, unknown_entry};
 pub use crate::catalog::resource::template;
 pub use crate::catalog::{
     CatalogEntry, CatalogItem, IntoContents, IntoPromptResult, Prompt, PromptArgument,
-    PromptResult, PromptSpec, Resource, ResourceSpec, ResourceUri, UriTemplate,
+    PromptResult, PromptSpec, Prompts, Resource, ResourceSpec, ResourceUri, Resources, UriTemplate,
 };
 pub use crate::failure::{FailureCodes, FailureKind, ToolFailure};
 pub use crate::task::{TaskSpec, TaskSupport};

@@ -463,11 +463,12 @@ fn the_catalog_stands_alone() {
     assert_eq!(
         catalog
             .prompts()
+            .iter()
             .map(|p| p.name.as_str())
             .collect::<Vec<_>>(),
         ["paint"]
     );
-    assert_eq!(catalog.templates().count(), 1);
+    assert_eq!(catalog.templates().len(), 1);
     assert!(catalog.serves("notes://a/1"));
     assert!(!catalog.serves("notes://a"));
 }

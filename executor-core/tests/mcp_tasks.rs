@@ -90,6 +90,24 @@ async fn until_dropped(key: &str) {
     .unwrap_or_else(|_| panic!("the `held` call `{key}` was never dropped"));
 }
 
+/// Deletes a note once the user approves: a task that asks.
+#[tool(task = "required", poll = "20ms", confirm)]
+async fn delete_note(id: u32) -> String {
+    tokio::task::yield_now().await; // the deletion's I/O
+    format!("note {id} deleted")
+}
+
+/// Three steps, each reported as progress.
+#[tool(task = "required", poll = "20ms")]
+async fn steps(ctx: &ToolContext) -> u32 {
+    for step in 1..=3_u32 {
+        ctx.progress(f64::from(step) / 4.0, format!("step {step} of 3"))
+            .await;
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    3
+}
+
 /// Never a task.
 #[tool]
 fn plain() -> &'static str {
@@ -97,7 +115,17 @@ fn plain() -> &'static str {
 }
 
 fn server() -> McpServer {
-    tool_executor::mcp_server!(toolset![report, add, hang, refuse, brief, held, plain])
+    tool_executor::mcp_server!(toolset![
+        report,
+        add,
+        hang,
+        refuse,
+        brief,
+        held,
+        steps,
+        delete_note,
+        plain
+    ])
 }
 
 /// The per-request `_meta` of 2026-07-28, declaring the tasks extension or not.
@@ -372,19 +400,33 @@ async fn serve_http(server: McpServer) -> (SocketAddr, CancellationToken) {
 
 /// One stateless 2026-07-28 POST on a connection of its own, with the routing headers.
 async fn post(addr: SocketAddr, method: &str, name: &str, params: Value) -> Value {
+    let (status, reply) = post_routed(addr, method, Some(name), params).await;
+    assert_eq!(status, 200, "{reply}");
+    reply
+}
+
+/// The same with `Mcp-Name` set to `name`, or left out; the HTTP status and the JSON answer.
+async fn post_routed(
+    addr: SocketAddr,
+    method: &str,
+    name: Option<&str>,
+    params: Value,
+) -> (u16, Value) {
     let body = json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params}).to_string();
+    let name = name
+        .map(|n| format!("Mcp-Name: {n}\r\n"))
+        .unwrap_or_default();
     let head = format!(
         "POST /mcp HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\n\
          Accept: application/json, text/event-stream\r\nMCP-Protocol-Version: 2026-07-28\r\n\
-         Mcp-Method: {method}\r\nMcp-Name: {name}\r\n"
+         Mcp-Method: {method}\r\n{name}"
     );
     let response = Conn::connect(addr)
         .await
         .send(&head, Body::Length(body.as_bytes()))
         .await
         .unwrap();
-    assert_eq!(response.status, 200, "{response:?}");
-    response.json()
+    (response.status, response.json())
 }
 
 async fn get_until(addr: SocketAddr, id: &str, status: &str) -> Value {
@@ -416,6 +458,52 @@ async fn over_stateless_http_a_task_outlives_its_request() {
     let ack = post(addr, "tasks/cancel", &id, params).await;
     assert_eq!(ack["result"], json!({"resultType": "complete"}), "{ack}");
     get_until(addr, &id, "cancelled").await;
+    shutdown.cancel();
+}
+
+/// The Python client of `fastmcp-tasks` 4.1.4 sends no `Mcp-Name` on `tasks/*`: the task id
+/// is taken from the body. A header that names another task is still refused (-32020).
+#[tokio::test]
+async fn a_tasks_request_without_mcp_name_is_read_by_its_body_and_a_wrong_one_refused() {
+    let (addr, shutdown) = serve_http(server()).await;
+    let params = json!({"name": "add", "arguments": {"a": 4, "b": 5}, "_meta": meta(true)});
+    let id = created(&post(addr, "tools/call", "add", params).await, 300_000, 20);
+    let done = get_until(addr, &id, "completed").await;
+    assert_eq!(done["result"]["structuredContent"], json!({"result": 9}));
+
+    let params = json!({"taskId": id, "_meta": meta(true)});
+    let (status, reply) = post_routed(addr, "tasks/get", None, params.clone()).await;
+    assert_eq!(status, 200, "{reply}");
+    assert_eq!(reply["result"], done, "{reply}");
+    let (status, reply) = post_routed(addr, "tasks/cancel", None, params.clone()).await;
+    assert_eq!(
+        (status, &reply["result"]),
+        (200, &json!({"resultType": "complete"})),
+        "{reply}"
+    );
+
+    let other = "0".repeat(32);
+    let (status, reply) = post_routed(addr, "tasks/get", Some(&other), params).await;
+    assert_eq!(
+        (status, &reply["error"]["code"]),
+        (400, &json!(-32020)),
+        "{reply}"
+    );
+    assert_eq!(
+        reply["error"]["message"],
+        format!("Mcp-Name header `{other}` does not match body value `{id}`")
+    );
+    // Without `Mcp-Method` naming a tasks method nothing is filled in.
+    let params = json!({"name": "add", "arguments": {"a": 1, "b": 1}, "_meta": meta(true)});
+    let (status, reply) = post_routed(addr, "tools/call", None, params).await;
+    assert_eq!(
+        (status, &reply["error"]["message"]),
+        (
+            400,
+            &json!("missing required Mcp-Name header for `tools/call`")
+        ),
+        "{reply}"
+    );
     shutdown.cancel();
 }
 
@@ -451,6 +539,87 @@ async fn across_replicas(one: SocketAddr, two: SocketAddr, key: &str) {
     post(two, "tasks/cancel", &id, params).await;
     get_until(one, &id, "cancelled").await;
     until_dropped(key).await;
+}
+
+/// A question inside a task: the task is `input_required` with the question in
+/// `inputRequests` on every replica, and a `tasks/update` sent to the replica that does not run
+/// it answers it (through the store): the call goes on and completes.
+#[tokio::test]
+async fn a_task_that_asks_is_input_required_and_tasks_update_through_another_replica_answers_it() {
+    let store: Arc<MemoryTaskStore> = Arc::new(MemoryTaskStore::default());
+    let replica = |store: &Arc<MemoryTaskStore>| {
+        server().with_tasks(Tasks::with_store(Arc::clone(store) as _))
+    };
+    let (one, stop_one) = serve_http(replica(&store)).await;
+    let (two, stop_two) = serve_http(replica(&store)).await;
+    let params = json!({"name": "delete_note", "arguments": {"id": 4}, "_meta": meta(true)});
+    let id = created(
+        &post(one, "tools/call", "delete_note", params).await,
+        300_000,
+        20,
+    );
+    let asking = get_until(two, &id, "input_required").await;
+    assert_eq!(
+        asking["inputRequests"],
+        json!({"q0": {"method": "elicitation/create", "params": {
+            "mode": "form", "message": "Run delete_note with id = 4?",
+            "requestedSchema": {"type": "object", "properties": {}}}}}),
+        "{asking}"
+    );
+    let params = json!({"taskId": id, "inputResponses": {"q0": {"action": "accept"}},
+                        "_meta": meta(true)});
+    let ack = post(two, "tasks/update", &id, params).await;
+    assert_eq!(ack["result"], json!({"resultType": "complete"}), "{ack}");
+    let done = get_until(one, &id, "completed").await;
+    assert_eq!(
+        done["result"]["content"][0]["text"], "note 4 deleted",
+        "{done}"
+    );
+    stop_one.cancel();
+    stop_two.cancel();
+}
+
+/// Our client follows a task that asks: the question goes to the caller's own user (the
+/// call's context can ask), the answer back with `tasks/update`, and the call returns the
+/// task's result; a caller that cannot be asked gets a clear failure, and the task is cancelled.
+#[tokio::test]
+async fn our_client_relays_a_tasks_question_to_its_caller_and_answers_with_tasks_update() {
+    use tool_executor::elicit::{Asker, Question, Reply};
+    let (executor, shutdown) = client(true).await;
+    let asked = Arc::new(Mutex::new(Vec::new()));
+    let seen = Arc::clone(&asked);
+    let user = Asker::new(move |question: Question| {
+        let seen = Arc::clone(&seen);
+        async move {
+            seen.lock().unwrap().push(question.to_params());
+            Ok(Reply::accept())
+        }
+    });
+    let ctx = ToolContext::new().with_extension(user);
+    let done = executor
+        .execute_with_context("delete_note", &json!({"id": 7}), ctx)
+        .await
+        .unwrap();
+    assert_eq!(done.output, json!("note 7 deleted"));
+    assert_eq!(
+        *asked.lock().unwrap(),
+        vec![
+            json!({"mode": "form", "message": "Run delete_note with id = 7?",
+                    "requestedSchema": {"type": "object", "properties": {}}})
+        ],
+        "asked once, though the task shows the question until the answer is taken in"
+    );
+
+    let failure = executor
+        .execute_with_context("delete_note", &json!({"id": 8}), ToolContext::new())
+        .await
+        .unwrap_err();
+    assert!(
+        failure.message().contains("it asks for input")
+            && failure.message().contains("with_elicitor"),
+        "{failure:?}"
+    );
+    shutdown.cancel();
 }
 
 /// Our client on `server` over streamable HTTP (stateful, or stateless).
@@ -566,4 +735,459 @@ async fn two_replicas_on_postgres_read_finish_and_cancel_each_others_tasks() {
     assert_eq!(gone["error"]["code"], -32602, "{gone}");
     stop_one.cancel();
     stop_two.cancel();
+}
+
+// ---- The 2025-11-25 form: `params.task`, `execution.taskSupport`, `tasks/result`, `tasks/list`,
+// `notifications/tasks/status` (`mcp/tasks_legacy.rs`), on the same tasks.
+
+/// A 2025-11-25 stdio session that keeps the notifications it reads past.
+struct Legacy {
+    write: tokio::io::WriteHalf<tokio::io::DuplexStream>,
+    lines: tokio::io::Lines<tokio::io::BufReader<tokio::io::ReadHalf<tokio::io::DuplexStream>>>,
+    notifications: Vec<Value>,
+    next_id: i64,
+    /// The `initialize` result.
+    initialized: Value,
+}
+
+impl Legacy {
+    async fn start(server: McpServer) -> Self {
+        use tokio::io::AsyncBufReadExt;
+        let (client, server_end) = tokio::io::duplex(1 << 20);
+        let (server_read, server_write) = tokio::io::split(server_end);
+        tokio::spawn(server.serve_io(server_read, server_write));
+        let (read, write) = tokio::io::split(client);
+        let mut session = Self {
+            write,
+            lines: tokio::io::BufReader::new(read).lines(),
+            notifications: Vec::new(),
+            next_id: 0,
+            initialized: Value::Null,
+        };
+        let init = json!({
+            "protocolVersion": "2025-11-25",
+            "capabilities": {"tasks": {"list": {}, "cancel": {}}},
+            "clientInfo": {"name": "legacy-tasks", "version": "1"}
+        });
+        session.initialized = session.request("initialize", init).await["result"].clone();
+        session
+            .send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}))
+            .await;
+        session
+    }
+
+    async fn send(&mut self, message: &Value) {
+        use tokio::io::AsyncWriteExt;
+        let line = format!("{message}\n");
+        self.write.write_all(line.as_bytes()).await.unwrap();
+    }
+
+    /// Sends a request and reads until its answer, keeping the notifications before it.
+    async fn request(&mut self, method: &str, params: Value) -> Value {
+        self.next_id += 1;
+        let id = self.next_id;
+        let message = json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
+        self.send(&message).await;
+        self.answer(id).await
+    }
+
+    async fn answer(&mut self, id: i64) -> Value {
+        loop {
+            let reply = self.read().await;
+            if reply["id"] == json!(id) {
+                return reply;
+            }
+            self.notifications.push(reply);
+        }
+    }
+
+    async fn read(&mut self) -> Value {
+        let line = tokio::time::timeout(WAIT, self.lines.next_line())
+            .await
+            .expect("the server answers")
+            .unwrap()
+            .expect("the pipe stays open");
+        serde_json::from_str(&line).unwrap()
+    }
+
+    /// `notifications/tasks/status` for `id` with a terminal status, read until it comes.
+    async fn status_notification(&mut self, id: &str) -> Value {
+        loop {
+            if let Some(n) = self.notifications.iter().find(|n| {
+                n["method"] == "notifications/tasks/status" && n["params"]["taskId"] == id
+            }) {
+                return n.clone();
+            }
+            let next = self.read().await;
+            self.notifications.push(next);
+        }
+    }
+}
+
+/// The task of a 2025-11-25 `CreateTaskResult`, after checking its shape; its id.
+fn legacy_created(reply: &Value, ttl: u64, poll: u64) -> String {
+    let task = &reply["result"]["task"];
+    let id = task["taskId"].as_str().unwrap_or_else(|| panic!("{reply}"));
+    let mut keys: Vec<&str> = task
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
+    keys.sort_unstable();
+    assert_eq!(
+        keys,
+        [
+            "createdAt",
+            "lastUpdatedAt",
+            "pollInterval",
+            "status",
+            "taskId",
+            "ttl"
+        ],
+        "{reply}"
+    );
+    assert_eq!(
+        reply["result"].as_object().unwrap().len(),
+        1,
+        "only `task`: {reply}"
+    );
+    assert_eq!(
+        (&task["status"], &task["ttl"], &task["pollInterval"]),
+        (&json!("working"), &json!(ttl), &json!(poll)),
+        "{reply}"
+    );
+    id.to_owned()
+}
+
+#[tokio::test]
+async fn legacy_initialize_declares_tasks_and_tools_list_says_which_tools_are_tasks() {
+    let mut legacy = Legacy::start(server()).await;
+    assert_eq!(
+        legacy.initialized["capabilities"]["tasks"],
+        json!({"list": {}, "cancel": {}, "requests": {"tools": {"call": {}}}}),
+        "{}",
+        legacy.initialized
+    );
+    let listed = legacy.request("tools/list", json!({})).await;
+    let support: Vec<(String, Value)> = listed["result"]["tools"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{listed}"))
+        .iter()
+        .map(|t| {
+            (
+                t["name"].as_str().unwrap().to_owned(),
+                t["execution"].clone(),
+            )
+        })
+        .collect();
+    let expect = |s: &str| json!({"taskSupport": s});
+    assert_eq!(
+        support,
+        [
+            ("report".to_owned(), expect("required")),
+            ("add".to_owned(), expect("optional")),
+            ("hang".to_owned(), expect("required")),
+            ("refuse".to_owned(), expect("required")),
+            ("brief".to_owned(), expect("required")),
+            ("held".to_owned(), expect("required")),
+            ("steps".to_owned(), expect("required")),
+            ("delete_note".to_owned(), expect("required")),
+            ("plain".to_owned(), expect("forbidden")),
+        ]
+    );
+    assert_eq!(listed["result"].get("resultType"), None, "{listed}");
+
+    // A server without task tools declares nothing, lists no `execution`, and leaves
+    // `tasks/*` unknown.
+    let mut plain = Legacy::start(tool_executor::mcp_server!(toolset![plain])).await;
+    assert_eq!(plain.initialized["capabilities"].get("tasks"), None);
+    let listed = plain.request("tools/list", json!({})).await;
+    assert_eq!(
+        listed["result"]["tools"][0].get("execution"),
+        None,
+        "{listed}"
+    );
+    let reply = plain
+        .request("tasks/get", json!({"taskId": "0".repeat(32)}))
+        .await;
+    assert_eq!(reply["error"]["code"], -32601, "{reply}");
+}
+
+#[tokio::test]
+async fn legacy_task_call_then_get_result_list_and_a_status_notification() {
+    let mut legacy = Legacy::start(server()).await;
+    let params = json!({"name": "add", "arguments": {"a": 1, "b": 2}, "task": {"ttl": 60_000}});
+    let id = legacy_created(&legacy.request("tools/call", params).await, 60_000, 20);
+
+    // `tasks/result` blocks until the task ends, then answers what the call would have.
+    let result = legacy.request("tasks/result", json!({"taskId": id})).await;
+    assert_eq!(
+        result["result"],
+        json!({
+            "content": [{"type": "text", "text": "3"}],
+            "structuredContent": {"result": 3},
+            "isError": false,
+            "_meta": {"io.modelcontextprotocol/related-task": {"taskId": id}}
+        }),
+        "{result}"
+    );
+    let got = legacy.request("tasks/get", json!({"taskId": id})).await;
+    let task = &got["result"];
+    assert_eq!(
+        (
+            &task["taskId"],
+            &task["status"],
+            &task["ttl"],
+            &task["pollInterval"]
+        ),
+        (&json!(id), &json!("completed"), &json!(60_000), &json!(20)),
+        "{got}"
+    );
+    assert_eq!(
+        task.get("result"),
+        None,
+        "tasks/get carries no result: {got}"
+    );
+
+    let note = legacy.status_notification(&id).await;
+    assert_eq!(note["params"]["status"], "completed", "{note}");
+    assert_eq!(note["params"]["ttl"], 60_000, "{note}");
+
+    // The client's ttl is kept within the tool's: `add` sets none, so the server's 5 min.
+    let params = json!({"name": "add", "arguments": {"a": 2, "b": 2}, "task": {"ttl": 86_400_000}});
+    let second = legacy_created(&legacy.request("tools/call", params).await, 86_400_000, 20);
+    let listed = legacy.request("tasks/list", json!({})).await;
+    let ids: Vec<&str> = listed["result"]["tasks"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{listed}"))
+        .iter()
+        .map(|t| t["taskId"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids, [id.as_str(), second.as_str()], "{listed}");
+    assert_eq!(listed["result"].get("nextCursor"), None);
+    let bad = legacy.request("tasks/list", json!({"cursor": "x"})).await;
+    assert_eq!(bad["error"]["code"], -32602, "{bad}");
+
+    // Another session lists none of them.
+    let mut other = Legacy::start(server()).await;
+    let listed = other.request("tasks/list", json!({})).await;
+    assert_eq!(listed["result"], json!({"tasks": []}), "{listed}");
+}
+
+#[tokio::test]
+async fn legacy_calls_without_a_task_or_with_one_where_none_runs_are_minus_32601() {
+    let mut legacy = Legacy::start(server()).await;
+    let reply = legacy
+        .request(
+            "tools/call",
+            json!({"name": "report", "arguments": {"title": "x"}}),
+        )
+        .await;
+    assert_eq!(
+        reply["error"],
+        json!({
+            "code": -32601,
+            "message": "tool `report` runs only as a task: call it with `params.task`"
+        })
+    );
+    let params = json!({"name": "plain", "arguments": {}, "task": {}});
+    let reply = legacy.request("tools/call", params).await;
+    assert_eq!(
+        reply["error"],
+        json!({
+            "code": -32601,
+            "message": "tool `plain` does not run as a task: call it without `params.task`"
+        })
+    );
+    // Without `params.task` an optional tool answers directly.
+    let reply = legacy
+        .request(
+            "tools/call",
+            json!({"name": "add", "arguments": {"a": 1, "b": 1}}),
+        )
+        .await;
+    assert_eq!(reply["result"]["structuredContent"], json!({"result": 2}));
+    let reply = legacy
+        .request("tasks/get", json!({"taskId": "0".repeat(32)}))
+        .await;
+    assert_eq!(reply["error"]["code"], -32602, "{reply}");
+    let reply = legacy.request("tasks/result", json!({"taskId": 7})).await;
+    assert_eq!(
+        reply["error"],
+        json!({"code": -32602, "message": "`taskId` must be a string"})
+    );
+}
+
+#[tokio::test]
+async fn legacy_is_error_is_failed_and_its_result_is_the_tool_error() {
+    let mut legacy = Legacy::start(server()).await;
+    let params = json!({"name": "refuse", "arguments": {"why": "no budget"}, "task": {}});
+    let id = legacy_created(&legacy.request("tools/call", params).await, 300_000, 20);
+    let result = legacy.request("tasks/result", json!({"taskId": id})).await;
+    assert_eq!(result["result"]["isError"], true, "{result}");
+    assert_eq!(
+        result["result"]["content"][0]["text"], "no budget",
+        "{result}"
+    );
+    let got = legacy.request("tasks/get", json!({"taskId": id})).await;
+    assert_eq!(
+        (&got["result"]["status"], &got["result"]["statusMessage"]),
+        (&json!("failed"), &json!("no budget")),
+        "{got}"
+    );
+}
+
+#[tokio::test]
+async fn legacy_cancel_answers_the_cancelled_task_ends_a_waiting_result_and_is_final() {
+    let mut legacy = Legacy::start(server()).await;
+    let params = json!({"name": "held", "arguments": {"key": "legacy"}, "task": {}});
+    let id = legacy_created(&legacy.request("tools/call", params).await, 300_000, 20);
+
+    // A `tasks/result` waiting on the task, answered only once it is cancelled.
+    legacy.next_id += 1;
+    let waiting = legacy.next_id;
+    let message = json!({"jsonrpc": "2.0", "id": waiting, "method": "tasks/result",
+        "params": {"taskId": id}});
+    legacy.send(&message).await;
+    let cancelled = legacy.request("tasks/cancel", json!({"taskId": id})).await;
+    assert_eq!(cancelled["result"]["status"], "cancelled", "{cancelled}");
+    assert_eq!(cancelled["result"]["taskId"], id.as_str());
+    until_dropped("legacy").await;
+    let result = match legacy.notifications.iter().position(|n| n["id"] == waiting) {
+        Some(i) => legacy.notifications.remove(i),
+        None => legacy.answer(waiting).await,
+    };
+    assert_eq!(
+        result["error"],
+        json!({
+            "code": -32800,
+            "message": format!("task {id} was cancelled"),
+            "data": {"io.modelcontextprotocol/related-task": {"taskId": id}}
+        })
+    );
+    let again = legacy.request("tasks/cancel", json!({"taskId": id})).await;
+    assert_eq!(
+        again["error"],
+        json!({"code": -32602, "message": format!("task {id} is already cancelled")})
+    );
+}
+
+#[tokio::test]
+async fn legacy_task_progress_goes_to_the_calls_progress_token() {
+    let mut legacy = Legacy::start(server()).await;
+    let params = json!({"name": "steps", "arguments": {}, "task": {},
+        "_meta": {"progressToken": "p-1"}});
+    let id = legacy_created(&legacy.request("tools/call", params).await, 300_000, 20);
+    let note = legacy.status_notification(&id).await;
+    assert_eq!(note["params"]["status"], "completed", "{note}");
+    let progress: Vec<Value> = legacy
+        .notifications
+        .iter()
+        .filter(|n| n["method"] == "notifications/progress")
+        .map(|n| n["params"].clone())
+        .collect();
+    let expect = |step: u32| {
+        json!({"progressToken": "p-1", "progress": f64::from(step) / 4.0, "total": 1.0,
+            "message": format!("step {step} of 3")})
+    };
+    assert_eq!(progress, [expect(1), expect(2), expect(3)]);
+
+    // Without a token, none.
+    let params = json!({"name": "steps", "arguments": {}, "task": {}});
+    let id = legacy_created(&legacy.request("tools/call", params).await, 300_000, 20);
+    legacy.status_notification(&id).await;
+    let all = legacy
+        .notifications
+        .iter()
+        .filter(|n| n["method"] == "notifications/progress")
+        .count();
+    assert_eq!(all, 3, "only the first call's: {:?}", legacy.notifications);
+}
+
+/// A stateful HTTP session on 2025-11-25: `initialize` (the capability spliced into rmcp's
+/// answer), then a task through `tools/call`, `tasks/get` and `tasks/result`.
+#[tokio::test]
+async fn legacy_tasks_over_stateful_http() {
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let shutdown = CancellationToken::new();
+    tokio::spawn(server().serve_http_on(listener, shutdown.clone()));
+    let post = |session: Option<String>, id: i64, method: &'static str, params: Value| async move {
+        let body = json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
+        let body = body.to_string();
+        let session = session
+            .map(|s| format!("Mcp-Session-Id: {s}\r\nMCP-Protocol-Version: 2025-11-25\r\n"))
+            .unwrap_or_default();
+        let head = format!(
+            "POST /mcp HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\n\
+             Accept: application/json, text/event-stream\r\n{session}"
+        );
+        Conn::connect(addr)
+            .await
+            .send(&head, Body::Length(body.as_bytes()))
+            .await
+            .unwrap()
+    };
+    let init = json!({
+        "protocolVersion": "2025-11-25",
+        "capabilities": {},
+        "clientInfo": {"name": "legacy-http", "version": "1"}
+    });
+    let response = post(None, 1, "initialize", init).await;
+    assert_eq!(response.status, 200, "{response:?}");
+    let session = response
+        .header("mcp-session-id")
+        .expect("a session")
+        .to_owned();
+    let initialized = response.json();
+    assert_eq!(
+        initialized["result"]["capabilities"]["tasks"],
+        json!({"list": {}, "cancel": {}, "requests": {"tools": {"call": {}}}}),
+        "{initialized}"
+    );
+    assert_eq!(
+        initialized["result"]["capabilities"]["tools"],
+        json!({}),
+        "{initialized}"
+    );
+    let body = json!({"jsonrpc": "2.0", "method": "notifications/initialized"}).to_string();
+    let head = format!(
+        "POST /mcp HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\n\
+         Accept: application/json, text/event-stream\r\nMcp-Session-Id: {session}\r\n\
+         MCP-Protocol-Version: 2025-11-25\r\n"
+    );
+    let sent = Conn::connect(addr)
+        .await
+        .send(&head, Body::Length(body.as_bytes()))
+        .await
+        .unwrap();
+    assert_eq!(sent.status, 202, "{sent:?}");
+
+    let params = json!({"name": "add", "arguments": {"a": 5, "b": 6}, "task": {"ttl": 1_000}});
+    let created = post(Some(session.clone()), 2, "tools/call", params)
+        .await
+        .json();
+    let id = legacy_created(&created, 1_000, 20);
+    let result = post(
+        Some(session.clone()),
+        3,
+        "tasks/result",
+        json!({"taskId": id}),
+    )
+    .await;
+    assert_eq!(
+        result.json()["result"]["structuredContent"],
+        json!({"result": 11}),
+        "{result:?}"
+    );
+    let got = post(Some(session.clone()), 4, "tasks/get", json!({"taskId": id})).await;
+    assert_eq!(got.json()["result"]["status"], "completed", "{got:?}");
+    let listed = post(Some(session), 5, "tasks/list", json!({})).await.json();
+    assert_eq!(
+        listed["result"]["tasks"][0]["taskId"],
+        id.as_str(),
+        "{listed}"
+    );
+    shutdown.cancel();
 }

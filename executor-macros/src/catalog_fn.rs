@@ -7,7 +7,7 @@ use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
 use syn::meta::ParseNestedMeta;
 use syn::spanned::Spanned;
-use syn::{FnArg, ItemFn, LitStr, Pat, ReturnType, Type};
+use syn::{FnArg, ItemFn, LitStr, Pat, ReturnType, Signature, Type};
 
 use crate::attr::{self, Keys, set_once};
 use crate::diag::Errors;
@@ -19,11 +19,14 @@ const ARG: Keys = Keys {
     keys: &["description", "complete", "rename"],
 };
 
-/// One parameter: a prompt argument or a template variable, read from a JSON string.
+/// One parameter: a prompt argument or a template variable, read from a JSON string, or the
+/// injected `&ToolContext`.
 pub struct Param {
     pub ident: syn::Ident,
     pub name: String,
     pub ty: Type,
+    /// `ctx: &ToolContext`: the caller's context, not an argument.
+    pub context: bool,
     /// For a reference parameter (`&str`, `&[T]`, `&T`), the owned type decoded into the
     /// frame and lent (`String`, `Vec<T>`, `T`); `None` for an owned parameter.
     pub owned: Option<Type>,
@@ -33,37 +36,42 @@ pub struct Param {
     pub complete: Option<syn::Path>,
 }
 
+/// Where the function sits: a free fn, or a method of a `#[prompts]`/`#[resources]` block.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Site {
+    Free,
+    Method,
+}
+
 /// The function of a `#[prompt]` or `#[resource]`.
 pub struct CatalogFn {
     pub ident: syn::Ident,
     pub description: String,
     pub is_async: bool,
+    /// In the function's order, the context among them.
     pub params: Vec<Param>,
     /// The span to blame when the return type does not convert.
     pub ret_span: Span,
+    pub site: Site,
 }
 
 impl CatalogFn {
-    /// Reads `func`, removing `#[arg]` and doc attributes from its parameters (so the emitted
-    /// function compiles whatever else is wrong). `what` is the macro (`#[prompt]`).
-    pub fn from_syn(func: &mut ItemFn, what: &str, errors: &mut Errors) -> Self {
-        let doc = util::doc_lines(&func.attrs);
+    /// Reads the function (`attrs` its attributes), removing `#[arg]` and doc attributes from
+    /// its parameters (so the emitted function compiles whatever else is wrong). `what` is the
+    /// macro (`#[prompt]`), `block` the block's macro (`#[prompts]`).
+    pub fn from_syn(
+        attrs: &[syn::Attribute],
+        sig: &mut Signature,
+        site: Site,
+        (what, block): (&str, &str),
+        errors: &mut Errors,
+    ) -> Self {
+        let doc = util::doc_lines(attrs);
         let (description, doc_args) = util::split_arguments_section(&doc);
-        if let Err(e) = func.modifiers.require_empty() {
-            errors.push(e);
-        }
+        check_receiver(sig, site, (what, block), errors);
         let mut params = Vec::new();
-        for input in &mut func.sig.inputs {
-            let pt = match input {
-                FnArg::Receiver(r) => {
-                    errors.spanned(
-                        &*r,
-                        format!("{what} goes on a free function; move it out of the `impl` block and take what it needs as arguments"),
-                    );
-                    continue;
-                }
-                FnArg::Typed(pt) => pt,
-            };
+        for input in &mut sig.inputs {
+            let FnArg::Typed(pt) = input else { continue };
             let ArgAttr {
                 description,
                 complete,
@@ -76,6 +84,23 @@ impl CatalogFn {
                 );
                 continue;
             };
+            match util::context_param(&pt.ty, errors) {
+                Some(true) => {
+                    params.push(Param {
+                        ident: pat.ident.clone(),
+                        name: String::new(),
+                        ty: (*pt.ty).clone(),
+                        context: true,
+                        owned: None,
+                        description: None,
+                        required: false,
+                        complete: None,
+                    });
+                    continue;
+                }
+                Some(false) => continue,
+                None => {}
+            }
             if let Type::Reference(r) = &*pt.ty
                 && r.mutability.is_some()
             {
@@ -100,30 +125,38 @@ impl CatalogFn {
                 required: !util::is_option(&pt.ty),
                 owned: owned_type(&pt.ty),
                 ty: (*pt.ty).clone(),
+                context: false,
                 name,
                 description,
                 complete,
             });
         }
-        let ret_span = match &func.sig.output {
-            ReturnType::Default => func.sig.ident.span(),
+        let ret_span = match &sig.output {
+            ReturnType::Default => sig.ident.span(),
             ReturnType::Type(_, ty) => ty.span(),
         };
         Self {
-            ident: func.sig.ident.clone(),
+            ident: sig.ident.clone(),
             description,
-            is_async: func.sig.asyncness.is_some(),
+            is_async: sig.asyncness.is_some(),
             params,
             ret_span,
+            site,
         }
     }
 
-    /// The parameters decoded from `__executor_args`, then the call (awaited when async).
+    /// The parameters read from the request (the context left out).
+    pub fn args(&self) -> impl Iterator<Item = &Param> {
+        self.params.iter().filter(|p| !p.context)
+    }
+
+    /// The parameters decoded from `__executor_args`, then the call (awaited when async; a
+    /// method called on `self`), its result in `__executor_out`.
     // Output: let name = __rt::catalog_arg::<String>(__executor_args, "name", true)?;
-    //         greet(name)
+    //         let __executor_out = greet(name, __executor_ctx);
     pub fn call(&self) -> TokenStream {
         let ident = &self.ident;
-        let decode = self.params.iter().map(|p| {
+        let decode = self.args().map(|p| {
             let Param {
                 ident,
                 name,
@@ -139,6 +172,9 @@ impl CatalogFn {
             )
         });
         let locals = self.params.iter().map(|p| {
+            if p.context {
+                return quote!(__executor_ctx);
+            }
             let local = format_ident!("__executor_{}", p.ident, span = Span::mixed_site());
             if p.owned.is_some() {
                 quote!(&#local)
@@ -147,18 +183,22 @@ impl CatalogFn {
             }
         });
         let await_ = self.is_async.then(|| quote!(.await));
+        let callee = match self.site {
+            Site::Free => quote!(#ident),
+            Site::Method => quote!(self.#ident),
+        };
         quote! {
+            let _ = (__executor_args, __executor_ctx);
             #(#decode)*
-            let __executor_out = #ident(#(#locals),*) #await_;
+            let __executor_out = #callee(#(#locals),*) #await_;
         }
     }
 
-    /// `fn complete(argument, value)` over the parameters with a `complete` path; nothing
-    /// (the trait's default, no completions) when none has one.
-    pub fn complete(&self) -> Option<TokenStream> {
+    /// `match __executor_argument { "name" => path(__executor_value), … }` over the
+    /// parameters with a `complete` path; `None` when none has one.
+    pub fn complete_match(&self) -> Option<TokenStream> {
         let arms: Vec<TokenStream> = self
-            .params
-            .iter()
+            .args()
             .filter_map(|p| {
                 let path = p.complete.as_ref()?;
                 let name = &p.name;
@@ -169,11 +209,20 @@ impl CatalogFn {
             return None;
         }
         Some(quote! {
+            match __executor_argument {
+                #(#arms)*
+                _ => __rt::Vec::new(),
+            }
+        })
+    }
+
+    /// `fn complete(argument, value)` over the parameters with a `complete` path; nothing
+    /// (the trait's default, no completions) when none has one.
+    pub fn complete(&self) -> Option<TokenStream> {
+        let body = self.complete_match()?;
+        Some(quote! {
             fn complete(__executor_argument: &str, __executor_value: &str) -> __rt::Vec<__rt::String> {
-                match __executor_argument {
-                    #(#arms)*
-                    _ => __rt::Vec::new(),
-                }
+                #body
             }
         })
     }
@@ -181,6 +230,29 @@ impl CatalogFn {
     /// The description as an `Option<String>` expression (`None` when empty).
     pub fn description_tokens(&self) -> TokenStream {
         optional_string((!self.description.is_empty()).then_some(&self.description))
+    }
+}
+
+/// A free function takes no `self`; a method of a block takes `&self`.
+fn check_receiver(sig: &Signature, site: Site, (what, block): (&str, &str), errors: &mut Errors) {
+    match (sig.receiver(), site) {
+        (Some(r), Site::Free) => errors.spanned(
+            r,
+            format!("{what} on a method needs {block} on its `impl` block; write `{block} impl Type {{ {what} fn name(&self, …) … }}`, or drop `self` for a free {what} fn"),
+        ),
+        (Some(r), Site::Method) => {
+            if !matches!(r.kind, syn::ReceiverKind::Reference(_, _, None)) {
+                errors.spanned(
+                    r,
+                    format!("a {what} method takes `&self`; keep mutable state behind a `Mutex` or an atomic"),
+                );
+            }
+        }
+        (None, Site::Method) => errors.spanned(
+            &sig.ident,
+            format!("a {what} method inside {block} takes `&self`; add it, or make this a free {what} fn"),
+        ),
+        (None, Site::Free) => {}
     }
 }
 

@@ -1,5 +1,6 @@
 //! Procedural macros for [`tool-executor`](https://docs.rs/tool-executor): `#[tool]`,
-//! `#[tools]`, `toolset!`, `#[prompt]`, `#[resource]`, `#[derive(ToolFailure)]`, `#[derive(Form)]`,
+//! `#[tools]`, `toolset!`, `#[prompt]`, `#[prompts]`, `#[resource]`, `#[resources]`,
+//! `#[derive(ToolFailure)]`, `#[derive(Form)]`,
 //! `agent_executor!` and `#[agent]`. Depend on
 //! `tool-executor`, which re-exports them and pins this crate exactly; generated code reaches
 //! the runtime through `::tool_executor::__private` (or the `crate = …` override).
@@ -9,6 +10,7 @@
 
 mod agent;
 mod attr;
+mod catalog_block;
 mod catalog_fn;
 mod diag;
 mod failure;
@@ -82,4 +84,16 @@ pub fn prompt(args: TokenStream, item: TokenStream) -> TokenStream {
 #[proc_macro_attribute]
 pub fn resource(args: TokenStream, item: TokenStream) -> TokenStream {
     resource::resource(args.into(), item.into()).into()
+}
+
+#[doc = include_str!("../docs/prompts.md")]
+#[proc_macro_attribute]
+pub fn prompts(args: TokenStream, item: TokenStream) -> TokenStream {
+    prompt::prompts(args.into(), item.into()).into()
+}
+
+#[doc = include_str!("../docs/resources.md")]
+#[proc_macro_attribute]
+pub fn resources(args: TokenStream, item: TokenStream) -> TokenStream {
+    resource::resources(args.into(), item.into()).into()
 }

@@ -126,6 +126,70 @@ pub fn is_option(ty: &syn::Type) -> bool {
     matches!(ty, syn::Type::Path(p) if p.qself.is_none() && p.path.segments.last().is_some_and(|s| s.ident == "Option" && !s.arguments.is_empty()))
 }
 
+/// `Some(true)` for `&ToolContext`, `Some(false)` after reporting `&mut ToolContext` or
+/// `ToolContext` by value, `None`
+/// for any other type. The type is checked by rustc too: the generated call passes a
+/// `&tool_executor::ToolContext`, so a different type named `ToolContext` fails to compile
+/// instead of being silently injected.
+pub fn context_param(ty: &syn::Type, errors: &mut crate::diag::Errors) -> Option<bool> {
+    if let syn::Type::Path(p) = ty
+        && p.qself.is_none()
+        && p.path.segments.last()?.ident == "ToolContext"
+    {
+        errors.spanned(
+            ty,
+            "take the context by reference: `ctx: &ToolContext`; it is lent for the call, not moved into it",
+        );
+        return Some(false);
+    }
+    let syn::Type::Reference(r) = ty else {
+        return None;
+    };
+    let syn::Type::Path(p) = &*r.elem else {
+        return None;
+    };
+    if p.qself.is_some() || p.path.segments.last()?.ident != "ToolContext" {
+        return None;
+    }
+    if let Some(m) = &r.mutability {
+        errors.spanned(
+            m,
+            "take the context by shared reference: `ctx: &ToolContext`",
+        );
+        return Some(false);
+    }
+    Some(true)
+}
+
+// Input:  impl Library { fn greet(&self, …) … }   and the items of `impl Prompts`
+// Output: impl Library { fn greet(&self, …) … }
+//         const _: () = { use …::__private as __rt; impl __rt::Prompts for Library { <items> } };
+/// The user's `impl` block, then `impl __rt::<trait_ident> for` its type (with its generics)
+/// holding `items`: the one header `#[tools]`, `#[prompts]`, `#[resources]` and their
+/// fallbacks share.
+pub fn impl_for_block(
+    block: &syn::ItemImpl,
+    runtime: &proc_macro2::TokenStream,
+    trait_ident: &syn::Ident,
+    items: &proc_macro2::TokenStream,
+) -> proc_macro2::TokenStream {
+    let (impl_generics, _, where_clause) = block.generics.split_for_impl();
+    let self_ty = &block.self_ty;
+    quote::quote! {
+        #block
+
+        #[allow(unused_qualifications)] // every runtime path goes through `__rt` on purpose
+        const _: () = {
+            #runtime
+
+            #[automatically_derived]
+            impl #impl_generics __rt::#trait_ident for #self_ty #where_clause {
+                #items
+            }
+        };
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

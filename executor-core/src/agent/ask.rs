@@ -19,6 +19,7 @@
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use a2a_protocol_server::RequestContext;
 use a2a_protocol_types::approval::{ApprovalDecision, ApprovalRequest, Decision};
@@ -28,8 +29,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
 use super::emitter::Emitter;
-use crate::elicit::replay::Replay;
-use crate::elicit::{Asker, ElicitError, Elicitor, Question, Reply, json_digest};
+use crate::elicit::{
+    Asked, Asker, ElicitError, Elicitor, Question, Replay, Reply, Run, json_digest, question_key,
+};
 use crate::schema::dialect::integral_floats_to_integers;
 use crate::tool::BoxFuture;
 
@@ -247,66 +249,75 @@ pub(super) fn approval_request(
     request
 }
 
-/// One turn of a call that may ask: the answers it starts with and the question it ends on.
+/// One turn of a call that may ask: the answers it starts with and the question it ends on
+/// (a [`Replay`]), and the check that an approval answered on an earlier turn is for the very
+/// question asked again at its place (its digest).
 pub(super) struct Round {
-    shared: Arc<Shared>,
+    replay: Replay,
+    checked: Arc<Checked>,
 }
 
-struct Shared {
+struct Checked {
     tool: String,
     arguments: Value,
-    replay: Replay,
+    answers: BTreeMap<String, Value>,
+    next: AtomicUsize,
+    inner: Asker,
 }
 
 impl Round {
     pub(super) fn new(tool: &str, arguments: &Value, answers: BTreeMap<String, Value>) -> Self {
-        Self {
-            shared: Arc::new(Shared {
-                tool: tool.to_owned(),
-                arguments: arguments.clone(),
-                replay: Replay::new(answers),
-            }),
-        }
+        let replay = Replay::new(answers.clone());
+        let checked = Arc::new(Checked {
+            tool: tool.to_owned(),
+            arguments: arguments.clone(),
+            answers,
+            next: AtomicUsize::new(0),
+            inner: replay.asker(),
+        });
+        Self { replay, checked }
     }
 
     /// The asker the call's tool puts its questions to.
     pub(super) fn asker(&self) -> Asker {
-        Asker::from_shared(Arc::clone(&self.shared) as Arc<dyn Elicitor>)
+        Asker::from_shared(Arc::clone(&self.checked) as Arc<dyn Elicitor>)
     }
 
-    /// Resolves once the tool asked a question nobody answered yet.
-    pub(super) fn asked(&self) -> tokio::sync::futures::Notified<'_> {
-        self.shared.replay.asked()
+    /// Runs `work` until it ends or the call asks a question nobody answered yet.
+    pub(super) fn run<F: std::future::Future>(&self, work: F) -> Run<'_, F> {
+        self.replay.run(work)
     }
 
-    /// The first unanswered question, with its key.
-    pub(super) fn question(&self) -> Option<(String, Question)> {
-        self.shared.replay.question()
+    /// The question this turn ended on, if the call asked one nobody answered yet.
+    pub(super) fn asked(&self) -> Option<Asked> {
+        self.replay.asked()
     }
 
     /// The answers this turn started with.
     pub(super) fn answers(&self) -> &BTreeMap<String, Value> {
-        self.shared.replay.answers()
+        self.replay.answers()
     }
 }
 
-impl Elicitor for Shared {
+impl Elicitor for Checked {
     fn ask(&self, question: Question) -> BoxFuture<'static, Result<Reply, ElicitError>> {
-        let result = self.replay.ask(
-            question,
-            |question, answer| self.check(question, answer),
-            |_| Ok(()),
-        );
-        Box::pin(async move { result })
+        let key = question_key(self.next.fetch_add(1, Ordering::Relaxed));
+        if let Some(answer) = self.answers.get(&key)
+            && let Err(error) = self.check(&question, answer)
+        {
+            return Box::pin(async move { Err(error) });
+        }
+        self.inner.ask(question)
     }
 }
 
-impl Shared {
+impl Checked {
     /// An approval answered on an earlier turn must be for this very question: its digest.
     fn check(&self, question: &Question, answer: &Value) -> Result<(), ElicitError> {
-        let Question::Confirm { message } = question else {
+        if !question.is_confirm() {
             return Ok(());
-        };
+        }
+        let message = question.message();
         let digest = approval_digest(&self.tool, &self.arguments, message);
         if answer.get("digest").and_then(Value::as_str) == Some(digest.as_str()) {
             return Ok(());
@@ -324,8 +335,10 @@ impl Shared {
 #[cfg(feature = "a2a-client")]
 pub(crate) fn question_of(message: &Message) -> Option<(Question, Option<ApprovalRequest>)> {
     if let Ok(Some(request)) = ApprovalRequest::read(message) {
-        let question = Question::Confirm {
+        // A yes/no question: a form with no fields, as `ToolContext::confirm` asks.
+        let question = Question::Form {
             message: request.summary.clone(),
+            schema: json!({ "type": "object", "properties": {} }),
         };
         return Some((question, Some(request)));
     }

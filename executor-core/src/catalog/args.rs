@@ -6,6 +6,7 @@ use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
 use crate::failure::ToolFailure;
+use crate::tool::BoxFuture;
 
 /// The argument `name` of `arguments` as a `T`; a missing one is `null` (so an `Option` is
 /// `None`), and a missing required one an invalid-arguments failure naming it.
@@ -34,6 +35,16 @@ pub fn catalog_arg<T: DeserializeOwned>(
     Err(ToolFailure::invalid_arguments(format!(
         "argument `{name}` has the wrong type: got {value}"
     )))
+}
+
+/// What a `#[prompts]` or `#[resources]` value answers for an entry number it does not have
+/// (never asked by a [`Catalog`](super::Catalog), which numbers entries from the value's own
+/// list).
+#[must_use]
+pub fn unknown_entry<'a, T: Send + 'a>(index: usize) -> BoxFuture<'a, Result<T, ToolFailure>> {
+    Box::pin(std::future::ready(Err(ToolFailure::internal(format!(
+        "no catalog entry number {index}"
+    )))))
 }
 
 /// The completions `complete` returns for `value`, at most MCP's 100.

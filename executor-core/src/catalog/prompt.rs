@@ -1,11 +1,12 @@
 //! Prompts: [`PromptSpec`] (what `prompts/list` shows), [`PromptMessage`] and
-//! [`PromptResult`] (what `prompts/get` answers), and [`Prompt`], what `#[prompt]` implements.
+//! [`PromptResult`] (what `prompts/get` answers), [`Prompt`], what `#[prompt]` implements, and
+//! [`Prompts`], what `#[prompts]` implements on an `impl` block.
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use crate::failure::ToolFailure;
-use crate::tool::{BoxFuture, Content, Icon, Role};
+use crate::tool::{BoxFuture, Content, Icon, Role, ToolContext};
 
 /// One argument of a prompt. MCP prompt arguments are strings.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -130,13 +131,89 @@ pub trait Prompt: 'static {
     /// The prompt's listing, built once.
     fn spec() -> &'static PromptSpec;
 
-    /// Renders the prompt with `arguments` (each a JSON string).
-    fn get(arguments: &Map<String, Value>) -> BoxFuture<'_, Result<PromptResult, ToolFailure>>;
+    /// Renders the prompt with `arguments` (each a JSON string), for the caller `ctx`
+    /// describes (a function that takes `&ToolContext` gets it).
+    fn get<'a>(
+        arguments: &'a Map<String, Value>,
+        ctx: &'a ToolContext,
+    ) -> BoxFuture<'a, Result<PromptResult, ToolFailure>>;
 
     /// Values for `argument` that start like `value` (`completion/complete`); none by default.
     #[must_use]
     fn complete(argument: &str, value: &str) -> Vec<String> {
         let _ = (argument, value);
         Vec::new()
+    }
+}
+
+/// Prompts served by a value: what `#[prompts]` implements on the type of an `impl` block
+/// whose `#[prompt]` methods take `&self`. Each prompt is known by its place in
+/// [`prompt_specs`](Self::prompt_specs).
+pub trait Prompts: Send + Sync + 'static {
+    /// The prompts' listings, in the block's order.
+    fn prompt_specs(&self) -> Vec<PromptSpec>;
+
+    /// Renders prompt number `index` with `arguments`, for the caller `ctx` describes.
+    fn get_prompt<'a>(
+        &'a self,
+        index: usize,
+        arguments: &'a Map<String, Value>,
+        ctx: &'a ToolContext,
+    ) -> BoxFuture<'a, Result<PromptResult, ToolFailure>>;
+
+    /// Values for `argument` of prompt number `index` that start like `value`; none by
+    /// default.
+    #[must_use]
+    fn complete_prompt(&self, index: usize, argument: &str, value: &str) -> Vec<String> {
+        let _ = (index, argument, value);
+        Vec::new()
+    }
+}
+
+/// A value shared with the rest of the program serves the same prompts.
+impl<T: Prompts> Prompts for std::sync::Arc<T> {
+    fn prompt_specs(&self) -> Vec<PromptSpec> {
+        (**self).prompt_specs()
+    }
+
+    fn get_prompt<'a>(
+        &'a self,
+        index: usize,
+        arguments: &'a Map<String, Value>,
+        ctx: &'a ToolContext,
+    ) -> BoxFuture<'a, Result<PromptResult, ToolFailure>> {
+        (**self).get_prompt(index, arguments, ctx)
+    }
+
+    fn complete_prompt(&self, index: usize, argument: &str, value: &str) -> Vec<String> {
+        (**self).complete_prompt(index, argument, value)
+    }
+}
+
+/// One `#[prompt]` function as [`Prompts`] (its only prompt is number 0).
+pub(crate) struct FnPrompt<P>(std::marker::PhantomData<fn() -> P>);
+
+impl<P> FnPrompt<P> {
+    pub(crate) fn new() -> Self {
+        Self(std::marker::PhantomData)
+    }
+}
+
+impl<P: Prompt> Prompts for FnPrompt<P> {
+    fn prompt_specs(&self) -> Vec<PromptSpec> {
+        vec![P::spec().clone()]
+    }
+
+    fn get_prompt<'a>(
+        &'a self,
+        _: usize,
+        arguments: &'a Map<String, Value>,
+        ctx: &'a ToolContext,
+    ) -> BoxFuture<'a, Result<PromptResult, ToolFailure>> {
+        P::get(arguments, ctx)
+    }
+
+    fn complete_prompt(&self, _: usize, argument: &str, value: &str) -> Vec<String> {
+        P::complete(argument, value)
     }
 }

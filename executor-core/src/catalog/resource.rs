@@ -4,7 +4,7 @@
 use serde_json::{Map, Value};
 
 use crate::failure::ToolFailure;
-use crate::tool::{BoxFuture, Icon, ResourceContents};
+use crate::tool::{BoxFuture, Icon, ResourceContents, ToolContext};
 
 /// A URI template of MCP's resource templates (RFC 6570 level 1): literal text and
 /// `{name}` variables, each matching one or more characters other than `/`.
@@ -227,10 +227,12 @@ pub trait Resource: 'static {
     /// The resource's listing, built once.
     fn spec() -> &'static ResourceSpec;
 
-    /// Reads `uri`; `variables` holds a template's values (empty for a fixed URI).
+    /// Reads `uri` for the caller `ctx` describes; `variables` holds a template's values
+    /// (empty for a fixed URI).
     fn read<'a>(
         uri: &'a str,
         variables: &'a Map<String, Value>,
+        ctx: &'a ToolContext,
     ) -> BoxFuture<'a, Result<Vec<ResourceContents>, ToolFailure>>;
 
     /// Values for the template variable `variable` that start like `value`
@@ -239,6 +241,82 @@ pub trait Resource: 'static {
     fn complete(variable: &str, value: &str) -> Vec<String> {
         let _ = (variable, value);
         Vec::new()
+    }
+}
+
+/// Resources served by a value: what `#[resources]` implements on the type of an `impl` block
+/// whose `#[resource]` methods take `&self`. Each resource is known by its place in
+/// [`resource_specs`](Self::resource_specs).
+pub trait Resources: Send + Sync + 'static {
+    /// The resources' and templates' listings, in the block's order.
+    fn resource_specs(&self) -> Vec<ResourceSpec>;
+
+    /// Reads `uri` with resource number `index`, for the caller `ctx` describes; `variables`
+    /// holds a template's values.
+    fn read_resource<'a>(
+        &'a self,
+        index: usize,
+        uri: &'a str,
+        variables: &'a Map<String, Value>,
+        ctx: &'a ToolContext,
+    ) -> BoxFuture<'a, Result<Vec<ResourceContents>, ToolFailure>>;
+
+    /// Values for `variable` of resource number `index` that start like `value`; none by
+    /// default.
+    #[must_use]
+    fn complete_resource(&self, index: usize, variable: &str, value: &str) -> Vec<String> {
+        let _ = (index, variable, value);
+        Vec::new()
+    }
+}
+
+/// A value shared with the rest of the program serves the same resources.
+impl<T: Resources> Resources for std::sync::Arc<T> {
+    fn resource_specs(&self) -> Vec<ResourceSpec> {
+        (**self).resource_specs()
+    }
+
+    fn read_resource<'a>(
+        &'a self,
+        index: usize,
+        uri: &'a str,
+        variables: &'a Map<String, Value>,
+        ctx: &'a ToolContext,
+    ) -> BoxFuture<'a, Result<Vec<ResourceContents>, ToolFailure>> {
+        (**self).read_resource(index, uri, variables, ctx)
+    }
+
+    fn complete_resource(&self, index: usize, variable: &str, value: &str) -> Vec<String> {
+        (**self).complete_resource(index, variable, value)
+    }
+}
+
+/// One `#[resource]` function as [`Resources`] (its only resource is number 0).
+pub(crate) struct FnResource<R>(std::marker::PhantomData<fn() -> R>);
+
+impl<R> FnResource<R> {
+    pub(crate) fn new() -> Self {
+        Self(std::marker::PhantomData)
+    }
+}
+
+impl<R: Resource> Resources for FnResource<R> {
+    fn resource_specs(&self) -> Vec<ResourceSpec> {
+        vec![R::spec().clone()]
+    }
+
+    fn read_resource<'a>(
+        &'a self,
+        _: usize,
+        uri: &'a str,
+        variables: &'a Map<String, Value>,
+        ctx: &'a ToolContext,
+    ) -> BoxFuture<'a, Result<Vec<ResourceContents>, ToolFailure>> {
+        R::read(uri, variables, ctx)
+    }
+
+    fn complete_resource(&self, _: usize, variable: &str, value: &str) -> Vec<String> {
+        R::complete(variable, value)
     }
 }
 

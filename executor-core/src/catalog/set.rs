@@ -1,40 +1,37 @@
 //! [`Catalog`]: the prompts, resources and resource templates a server offers beside its
-//! tools, looked up by name and URI.
+//! tools, looked up by name and URI. Its entries sit behind one lock shared by its clones and
+//! its [`CatalogEditor`](super::CatalogEditor) (`edit.rs`), so a served catalog can change.
 
 use std::fmt;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, PoisonError, RwLock};
 
 use serde_json::{Map, Value};
+use tokio::sync::watch;
 
-use super::prompt::{Prompt, PromptResult, PromptSpec};
-use super::resource::{Resource, ResourceSpec, ResourceUri};
+use super::prompt::{FnPrompt, Prompt, PromptResult, PromptSpec, Prompts};
+use super::resource::{FnResource, Resource, ResourceSpec, ResourceUri, Resources};
 use crate::failure::ToolFailure;
-use crate::tool::{BoxFuture, ResourceContents};
+use crate::tool::{ListChanges, ResourceContents, ToolContext};
 
-type GetFn = for<'a> fn(&'a Map<String, Value>) -> BoxFuture<'a, Result<PromptResult, ToolFailure>>;
-type ReadFn = for<'a> fn(
-    &'a str,
-    &'a Map<String, Value>,
-) -> BoxFuture<'a, Result<Vec<ResourceContents>, ToolFailure>>;
-type CompleteFn = fn(&str, &str) -> Vec<String>;
-
-/// One prompt of a catalog.
-#[derive(Clone, Copy)]
+/// One prompt of a catalog: its listing and what renders it.
+#[derive(Clone)]
 pub struct PromptEntry {
-    spec: fn() -> &'static PromptSpec,
-    get: GetFn,
-    complete: CompleteFn,
+    spec: Arc<PromptSpec>,
+    source: Arc<dyn Prompts>,
+    index: usize,
 }
 
-/// One resource or template of a catalog.
-#[derive(Clone, Copy)]
+/// One resource or template of a catalog: its listing and what reads it.
+#[derive(Clone)]
 pub struct ResourceEntry {
-    spec: fn() -> &'static ResourceSpec,
-    read: ReadFn,
-    complete: CompleteFn,
+    spec: Arc<ResourceSpec>,
+    source: Arc<dyn Resources>,
+    index: usize,
 }
 
 /// A prompt or a resource, as [`CatalogItem::entry`] gives it.
-#[derive(Clone, Copy)]
+#[derive(Clone)]
 pub enum CatalogEntry {
     /// A prompt.
     Prompt(PromptEntry),
@@ -47,9 +44,9 @@ impl CatalogEntry {
     #[must_use]
     pub fn prompt<P: Prompt>() -> Self {
         Self::Prompt(PromptEntry {
-            spec: P::spec,
-            get: P::get,
-            complete: P::complete,
+            spec: Arc::new(P::spec().clone()),
+            source: Arc::new(FnPrompt::<P>::new()),
+            index: 0,
         })
     }
 
@@ -57,11 +54,48 @@ impl CatalogEntry {
     #[must_use]
     pub fn resource<R: Resource>() -> Self {
         Self::Resource(ResourceEntry {
-            spec: R::spec,
-            read: R::read,
-            complete: R::complete,
+            spec: Arc::new(R::spec().clone()),
+            source: Arc::new(FnResource::<R>::new()),
+            index: 0,
         })
     }
+
+    /// One entry per prompt `prompts` serves (an `#[prompts]` value).
+    pub fn prompts(prompts: impl Prompts) -> impl Iterator<Item = Self> {
+        let source: Arc<dyn Prompts> = Arc::new(prompts);
+        let specs = source.prompt_specs();
+        numbered(source, specs).map(|(spec, source, index)| {
+            Self::Prompt(PromptEntry {
+                spec,
+                source,
+                index,
+            })
+        })
+    }
+
+    /// One entry per resource or template `resources` serves (a `#[resources]` value).
+    pub fn resources(resources: impl Resources) -> impl Iterator<Item = Self> {
+        let source: Arc<dyn Resources> = Arc::new(resources);
+        let specs = source.resource_specs();
+        numbered(source, specs).map(|(spec, source, index)| {
+            Self::Resource(ResourceEntry {
+                spec,
+                source,
+                index,
+            })
+        })
+    }
+}
+
+/// Each of `specs` with the `source` that serves it and its number there.
+fn numbered<S: ?Sized, T>(
+    source: Arc<S>,
+    specs: Vec<T>,
+) -> impl Iterator<Item = (Arc<T>, Arc<S>, usize)> {
+    specs
+        .into_iter()
+        .enumerate()
+        .map(move |(index, spec)| (Arc::new(spec), Arc::clone(&source), index))
 }
 
 /// What `#[prompt]` and `#[resource]` implement, so [`catalog!`](crate::catalog!) takes both.
@@ -103,6 +137,101 @@ pub enum CompletionRef<'a> {
     Resource(&'a str),
 }
 
+/// The entries, and who hears of their changes.
+pub(super) struct Shared {
+    entries: RwLock<Entries>,
+    prompts_changed: watch::Sender<u64>,
+    resources_changed: watch::Sender<u64>,
+    /// An editor was taken: the catalog may change while served.
+    pub(super) editable: AtomicBool,
+}
+
+impl Default for Shared {
+    fn default() -> Self {
+        Self {
+            entries: RwLock::default(),
+            prompts_changed: watch::Sender::new(0),
+            resources_changed: watch::Sender::new(0),
+            editable: AtomicBool::new(false),
+        }
+    }
+}
+
+#[derive(Default)]
+struct Entries {
+    prompts: Vec<PromptEntry>,
+    resources: Vec<ResourceEntry>,
+}
+
+impl Shared {
+    fn read(&self) -> std::sync::RwLockReadGuard<'_, Entries> {
+        self.entries.read().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    fn write(&self) -> std::sync::RwLockWriteGuard<'_, Entries> {
+        self.entries.write().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Adds `entry`, replacing one with its name (prompts) or address (resources), and tells
+    /// those who listen.
+    pub(super) fn insert(&self, entry: CatalogEntry) {
+        match entry {
+            CatalogEntry::Prompt(p) => {
+                let mut entries = self.write();
+                entries.prompts.retain(|old| old.spec.name != p.spec.name);
+                entries.prompts.push(p);
+                drop(entries);
+                self.prompts_changed.send_modify(|n| *n += 1);
+            }
+            CatalogEntry::Resource(r) => {
+                let mut entries = self.write();
+                entries.resources.retain(|old| old.spec.uri != r.spec.uri);
+                entries.resources.push(r);
+                drop(entries);
+                self.resources_changed.send_modify(|n| *n += 1);
+            }
+        }
+    }
+
+    /// Removes prompt `name`; whether there was one.
+    pub(super) fn remove_prompt(&self, name: &str) -> bool {
+        let removed = remove(&mut self.write().prompts, |p| p.spec.name == name);
+        changed(&self.prompts_changed, removed)
+    }
+
+    /// Removes the resource with URI `uri`, or the template written `uri`; whether there was
+    /// one.
+    pub(super) fn remove_resource(&self, uri: &str) -> bool {
+        let removed = remove(&mut self.write().resources, |r| r.spec.uri.is(uri));
+        changed(&self.resources_changed, removed)
+    }
+}
+
+/// Removes the entries `gone` picks; whether there were any.
+fn remove<E>(entries: &mut Vec<E>, gone: impl Fn(&E) -> bool) -> bool {
+    let before = entries.len();
+    entries.retain(|e| !gone(e));
+    entries.len() != before
+}
+
+/// Tells those who listen when `removed`; `removed`.
+fn changed(counter: &watch::Sender<u64>, removed: bool) -> bool {
+    if removed {
+        counter.send_modify(|n| *n += 1);
+    }
+    removed
+}
+
+impl ResourceUri {
+    /// Whether this is the fixed URI `text`, or the template written `text`.
+    fn is(&self, text: &str) -> bool {
+        match self {
+            Self::Fixed(fixed) => fixed == text,
+            Self::Template(t) => t.as_str() == text,
+        }
+    }
+}
+
 /// The prompts, resources and resource templates a server offers beside its tools: the rest
 /// of an MCP server's catalogue (tools stay in a [`ToolSet`](crate::tool::ToolSet) or any
 /// executor, so everything that runs tools keeps taking one executor). Built with
@@ -139,20 +268,28 @@ pub enum CompletionRef<'a> {
 /// assert_eq!(serde_json::to_value(&contents).unwrap(), json!([{"uri": "notes://7", "mimeType": "text/plain", "text": "note 7"}]));
 /// # });
 /// ```
+///
+/// A `Catalog` is a handle: its clones share the entries. A catalog whose contents change
+/// while served hands out a [`CatalogEditor`](super::CatalogEditor) ([`editor`](Self::editor));
+/// the server then advertises `listChanged` and tells its clients of each change.
 #[derive(Clone, Default)]
 pub struct Catalog {
-    prompts: Vec<PromptEntry>,
-    resources: Vec<ResourceEntry>,
+    pub(super) shared: Arc<Shared>,
 }
 
 impl fmt::Debug for Catalog {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let entries = self.shared.read();
         f.debug_struct("Catalog")
             .field(
                 "prompts",
-                &self.prompts().map(|p| &p.name).collect::<Vec<_>>(),
+                &entries
+                    .prompts
+                    .iter()
+                    .map(|p| &p.spec.name)
+                    .collect::<Vec<_>>(),
             )
-            .field("resources", &self.resources.len())
+            .field("resources", &entries.resources.len())
             .finish()
     }
 }
@@ -172,56 +309,92 @@ impl Catalog {
 
     /// With `entry`.
     #[must_use]
-    pub fn with_entry(mut self, entry: CatalogEntry) -> Self {
-        match entry {
-            CatalogEntry::Prompt(p) => {
-                let name = &(p.spec)().name;
-                self.prompts.retain(|old| (old.spec)().name != *name);
-                self.prompts.push(p);
-            }
-            CatalogEntry::Resource(r) => {
-                let uri = &(r.spec)().uri;
-                self.resources.retain(|old| (old.spec)().uri != *uri);
-                self.resources.push(r);
-            }
-        }
+    pub fn with_entry(self, entry: CatalogEntry) -> Self {
+        self.shared.insert(entry);
         self
     }
 
-    /// Whether it has no prompts.
+    /// With the prompts of a `#[prompts]` value (an `Arc` of one too, to keep using it).
     #[must_use]
-    pub fn has_prompts(&self) -> bool {
-        !self.prompts.is_empty()
+    pub fn with_prompts(self, prompts: impl Prompts) -> Self {
+        CatalogEntry::prompts(prompts).for_each(|e| self.shared.insert(e));
+        self
     }
 
-    /// Whether it has no resources or templates.
+    /// With the resources and templates of a `#[resources]` value (or an `Arc` of one).
+    #[must_use]
+    pub fn with_resources(self, resources: impl Resources) -> Self {
+        CatalogEntry::resources(resources).for_each(|e| self.shared.insert(e));
+        self
+    }
+
+    /// Whether it has prompts.
+    #[must_use]
+    pub fn has_prompts(&self) -> bool {
+        !self.shared.read().prompts.is_empty()
+    }
+
+    /// Whether it has resources or templates.
     #[must_use]
     pub fn has_resources(&self) -> bool {
-        !self.resources.is_empty()
+        !self.shared.read().resources.is_empty()
+    }
+
+    /// Whether its contents can change: an [`editor`](Self::editor) was taken.
+    #[must_use]
+    pub fn can_change(&self) -> bool {
+        self.shared.editable.load(Ordering::Acquire)
+    }
+
+    /// A subscription to changes of its prompts; `None` when it cannot change.
+    #[must_use]
+    pub fn prompt_changes(&self) -> Option<ListChanges> {
+        self.can_change()
+            .then(|| ListChanges::new(self.shared.prompts_changed.subscribe()))
+    }
+
+    /// A subscription to changes of its resources and templates; `None` when it cannot
+    /// change.
+    #[must_use]
+    pub fn resource_changes(&self) -> Option<ListChanges> {
+        self.can_change()
+            .then(|| ListChanges::new(self.shared.resources_changed.subscribe()))
     }
 
     /// The prompts, in order.
-    pub fn prompts(&self) -> impl Iterator<Item = &'static PromptSpec> + '_ {
-        self.prompts.iter().map(|p| (p.spec)())
+    #[must_use]
+    pub fn prompts(&self) -> Vec<Arc<PromptSpec>> {
+        let entries = self.shared.read();
+        entries
+            .prompts
+            .iter()
+            .map(|p| Arc::clone(&p.spec))
+            .collect()
     }
 
     /// The fixed-URI resources, in order.
-    pub fn resources(&self) -> impl Iterator<Item = &'static ResourceSpec> + '_ {
-        self.resource_specs()
-            .filter(|s| matches!(s.uri, ResourceUri::Fixed(_)))
+    #[must_use]
+    pub fn resources(&self) -> Vec<Arc<ResourceSpec>> {
+        self.resource_specs(|uri| matches!(uri, ResourceUri::Fixed(_)))
     }
 
     /// The resource templates, in order.
-    pub fn templates(&self) -> impl Iterator<Item = &'static ResourceSpec> + '_ {
-        self.resource_specs()
-            .filter(|s| matches!(s.uri, ResourceUri::Template(_)))
+    #[must_use]
+    pub fn templates(&self) -> Vec<Arc<ResourceSpec>> {
+        self.resource_specs(|uri| matches!(uri, ResourceUri::Template(_)))
     }
 
-    fn resource_specs(&self) -> impl Iterator<Item = &'static ResourceSpec> + '_ {
-        self.resources.iter().map(|r| (r.spec)())
+    fn resource_specs(&self, keep: impl Fn(&ResourceUri) -> bool) -> Vec<Arc<ResourceSpec>> {
+        let entries = self.shared.read();
+        entries
+            .resources
+            .iter()
+            .filter(|r| keep(&r.spec.uri))
+            .map(|r| Arc::clone(&r.spec))
+            .collect()
     }
 
-    /// Renders prompt `name` with `arguments`.
+    /// Renders prompt `name` with `arguments`, with an empty context.
     ///
     /// # Errors
     /// No such prompt, or its function failed (a missing required argument included).
@@ -230,35 +403,75 @@ impl Catalog {
         name: &str,
         arguments: &Map<String, Value>,
     ) -> Result<PromptResult, CatalogError> {
-        let entry = self
-            .prompts
-            .iter()
-            .find(|p| (p.spec)().name == name)
-            .ok_or_else(|| CatalogError::UnknownPrompt(name.to_owned()))?;
-        (entry.get)(arguments).await.map_err(CatalogError::Failed)
+        self.get_prompt_with_context(name, arguments, &ToolContext::new())
+            .await
     }
 
-    /// Reads `uri`: the fixed resource with this URI, else the first template that matches.
+    /// Renders prompt `name` with `arguments` for the caller `ctx` describes (what a
+    /// function taking `&ToolContext` is given).
+    ///
+    /// # Errors
+    /// No such prompt, or its function failed (a missing required argument included).
+    pub async fn get_prompt_with_context(
+        &self,
+        name: &str,
+        arguments: &Map<String, Value>,
+        ctx: &ToolContext,
+    ) -> Result<PromptResult, CatalogError> {
+        let entry = self
+            .shared
+            .read()
+            .prompts
+            .iter()
+            .find(|p| p.spec.name == name)
+            .cloned()
+            .ok_or_else(|| CatalogError::UnknownPrompt(name.to_owned()))?;
+        entry
+            .source
+            .get_prompt(entry.index, arguments, ctx)
+            .await
+            .map_err(CatalogError::Failed)
+    }
+
+    /// Reads `uri` with an empty context.
     ///
     /// # Errors
     /// No resource matches, or its function failed.
     pub async fn read(&self, uri: &str) -> Result<Vec<ResourceContents>, CatalogError> {
-        let fixed = self
-            .resources
-            .iter()
-            .find(|r| matches!(&(r.spec)().uri, ResourceUri::Fixed(fixed) if fixed == uri));
-        let (entry, variables) = match fixed {
-            Some(entry) => (entry, Map::new()),
-            None => self
+        self.read_with_context(uri, &ToolContext::new()).await
+    }
+
+    /// Reads `uri` for the caller `ctx` describes: the fixed resource with this URI, else the
+    /// first template that matches.
+    ///
+    /// # Errors
+    /// No resource matches, or its function failed.
+    pub async fn read_with_context(
+        &self,
+        uri: &str,
+        ctx: &ToolContext,
+    ) -> Result<Vec<ResourceContents>, CatalogError> {
+        let (entry, variables) = {
+            let entries = self.shared.read();
+            let fixed = entries
                 .resources
                 .iter()
-                .find_map(|r| match &(r.spec)().uri {
-                    ResourceUri::Template(t) => t.matches(uri).map(|vars| (r, vars)),
-                    ResourceUri::Fixed(_) => None,
-                })
-                .ok_or_else(|| CatalogError::UnknownResource(uri.to_owned()))?,
+                .find(|r| matches!(&r.spec.uri, ResourceUri::Fixed(fixed) if fixed == uri));
+            match fixed {
+                Some(entry) => (entry.clone(), Map::new()),
+                None => entries
+                    .resources
+                    .iter()
+                    .find_map(|r| match &r.spec.uri {
+                        ResourceUri::Template(t) => t.matches(uri).map(|vars| (r.clone(), vars)),
+                        ResourceUri::Fixed(_) => None,
+                    })
+                    .ok_or_else(|| CatalogError::UnknownResource(uri.to_owned()))?,
+            }
         };
-        (entry.read)(uri, &variables)
+        entry
+            .source
+            .read_resource(entry.index, uri, &variables, ctx)
             .await
             .map_err(CatalogError::Failed)
     }
@@ -266,10 +479,14 @@ impl Catalog {
     /// Whether a resource or template serves `uri` (what a subscription may name).
     #[must_use]
     pub fn serves(&self, uri: &str) -> bool {
-        self.resource_specs().any(|s| match &s.uri {
-            ResourceUri::Fixed(fixed) => fixed == uri,
-            ResourceUri::Template(t) => t.matches(uri).is_some(),
-        })
+        self.shared
+            .read()
+            .resources
+            .iter()
+            .any(|r| match &r.spec.uri {
+                ResourceUri::Fixed(fixed) => fixed == uri,
+                ResourceUri::Template(t) => t.matches(uri).is_some(),
+            })
     }
 
     /// Completions for `argument` of `target`, starting like `value` (at most 100).
@@ -282,23 +499,30 @@ impl Catalog {
         argument: &str,
         value: &str,
     ) -> Result<Vec<String>, CatalogError> {
-        let complete = match target {
-            CompletionRef::Prompt(name) => self
-                .prompts
-                .iter()
-                .find(|p| (p.spec)().name == name)
-                .map(|p| p.complete)
-                .ok_or_else(|| CatalogError::UnknownPrompt(name.to_owned()))?,
-            CompletionRef::Resource(uri) => self
-                .resources
-                .iter()
-                .find(|r| match &(r.spec)().uri {
-                    ResourceUri::Fixed(fixed) => fixed == uri,
-                    ResourceUri::Template(t) => t.as_str() == uri,
-                })
-                .map(|r| r.complete)
-                .ok_or_else(|| CatalogError::UnknownResource(uri.to_owned()))?,
+        let values = match target {
+            CompletionRef::Prompt(name) => {
+                let entry = self
+                    .shared
+                    .read()
+                    .prompts
+                    .iter()
+                    .find(|p| p.spec.name == name)
+                    .cloned()
+                    .ok_or_else(|| CatalogError::UnknownPrompt(name.to_owned()))?;
+                entry.source.complete_prompt(entry.index, argument, value)
+            }
+            CompletionRef::Resource(uri) => {
+                let entry = self
+                    .shared
+                    .read()
+                    .resources
+                    .iter()
+                    .find(|r| r.spec.uri.is(uri))
+                    .cloned()
+                    .ok_or_else(|| CatalogError::UnknownResource(uri.to_owned()))?;
+                entry.source.complete_resource(entry.index, argument, value)
+            }
         };
-        Ok(super::args::completions(complete(argument, value)))
+        Ok(super::args::completions(values))
     }
 }

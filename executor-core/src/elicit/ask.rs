@@ -3,7 +3,10 @@
 //! transport attached to the call.
 
 use std::fmt;
+use std::future::Future;
 use std::sync::Arc;
+
+use serde_json::{Value, json};
 
 use super::answer::{Action, Answer, ElicitError, Question, Reply};
 use super::form::Form;
@@ -24,12 +27,30 @@ pub trait Elicitor: Send + Sync + 'static {
     fn ask(&self, question: Question) -> BoxFuture<'static, Result<Reply, ElicitError>>;
 }
 
-impl<F> Elicitor for F
+/// Any `async` closure from a [`Question`] to a [`Reply`] is an elicitor: an application's own
+/// prompt, a policy in a test, an approver (`Runtime::with_approver`).
+///
+/// ```
+/// use tool_executor::elicit::{Asker, ElicitError, Question, Reply};
+///
+/// // Approves every yes/no question; refuses forms it cannot fill.
+/// let approver = Asker::new(|question: Question| async move {
+///     match question {
+///         Question::Form { schema, .. } if schema["properties"] == serde_json::json!({}) => {
+///             Ok(Reply::accept())
+///         }
+///         _ => Err(ElicitError::Unsupported("only approvals here".into())),
+///     }
+/// });
+/// # let _ = approver;
+/// ```
+impl<F, Fut> Elicitor for F
 where
-    F: Fn(Question) -> BoxFuture<'static, Result<Reply, ElicitError>> + Send + Sync + 'static,
+    F: Fn(Question) -> Fut + Send + Sync + 'static,
+    Fut: Future<Output = Result<Reply, ElicitError>> + Send + 'static,
 {
     fn ask(&self, question: Question) -> BoxFuture<'static, Result<Reply, ElicitError>> {
-        self(question)
+        Box::pin(self(question))
     }
 }
 
@@ -52,10 +73,25 @@ impl Asker {
     }
 }
 
+/// An asker is an elicitor too: one that wraps another (a check in front of a [`Replay`]'s
+/// asker, say) hands it the question.
+///
+/// [`Replay`]: super::Replay
+impl Elicitor for Asker {
+    fn ask(&self, question: Question) -> BoxFuture<'static, Result<Reply, ElicitError>> {
+        self.0.ask(question)
+    }
+}
+
 impl fmt::Debug for Asker {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("Asker")
     }
+}
+
+/// The `requestedSchema` of a yes/no question: an empty form, where accepting is the yes.
+fn confirm_schema() -> Value {
+    json!({ "type": "object", "properties": {} })
 }
 
 impl ToolContext {
@@ -128,8 +164,9 @@ impl ToolContext {
     /// # Errors
     /// As [`elicit`](Self::elicit).
     pub async fn confirm(&self, message: impl Into<String>) -> Result<bool, ElicitError> {
-        let question = Question::Confirm {
+        let question = Question::Form {
             message: message.into(),
+            schema: confirm_schema(),
         };
         Ok(self.ask(question).await?.action == Action::Accept)
     }
@@ -156,8 +193,9 @@ impl ToolContext {
     /// # Errors
     /// As [`elicit_blocking`](Self::elicit_blocking).
     pub fn confirm_blocking(&self, message: impl Into<String>) -> Result<bool, ElicitError> {
-        let question = Question::Confirm {
+        let question = Question::Form {
             message: message.into(),
+            schema: confirm_schema(),
         };
         Ok(self.ask_blocking(question)?.action == Action::Accept)
     }
@@ -168,8 +206,10 @@ impl ToolContext {
         self.extension::<Asker>().is_some()
     }
 
-    /// Puts any [`Question`] to the user and returns the raw reply: what a transport that
-    /// relays a peer's question uses (the typed forms above are what tools use).
+    /// Puts a prepared [`Question`] to the user and returns the raw [`Reply`]: what a relay
+    /// does with a question it received from elsewhere (a remote server's, a remote agent's).
+    /// Tools ask with [`elicit`](Self::elicit), [`confirm`](Self::confirm) or
+    /// [`elicit_url`](Self::elicit_url).
     ///
     /// # Errors
     /// As [`elicit`](Self::elicit).

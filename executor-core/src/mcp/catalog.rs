@@ -161,9 +161,13 @@ impl McpServer {
         })
     }
 
-    /// Sends `notifications/resources/updated` for `uri` to every session subscribed to it;
-    /// returns how many were told. Sessions whose client is gone are forgotten.
+    /// Sends `notifications/resources/updated` for `uri` to every 2025-11-25 session
+    /// subscribed to it (`resources/subscribe`) and every 2026-07-28 `subscriptions/listen`
+    /// stream that named it in `resourceSubscriptions`; returns how many sessions were told
+    /// (the streams are told beside them, and not counted).
     pub async fn notify_resource_updated(&self, uri: &str) -> usize {
+        // No listener, no error: the update is for whoever listens now.
+        let _ = self.offer().updates.send(uri.into());
         let peers: Vec<Peer<RoleServer>> = self
             .offer()
             .subscriptions
@@ -253,7 +257,11 @@ impl McpServer {
 
     pub(crate) fn list_prompts_wire(&self) -> Result<ListPromptsResult, ErrorData> {
         let catalog = self.catalog_or_not_found("prompts/list")?;
-        let prompts = catalog.prompts().map(wire).collect::<Result<_, _>>()?;
+        let prompts = catalog
+            .prompts()
+            .iter()
+            .map(|p| wire(&**p))
+            .collect::<Result<_, _>>()?;
         Ok(self
             .offer()
             .cache(ListPromptsResult::with_all_items(prompts)))
@@ -262,11 +270,13 @@ impl McpServer {
     pub(crate) async fn get_prompt_wire(
         &self,
         request: GetPromptRequestParams,
+        context: &RequestContext<RoleServer>,
     ) -> Result<GetPromptResult, ErrorData> {
         let catalog = self.catalog_or_not_found("prompts/get")?;
         let arguments = request.arguments.unwrap_or_default();
+        let ctx = self.catalog_context(&request.name, context);
         let result = catalog
-            .get_prompt(&request.name, &arguments)
+            .get_prompt_with_context(&request.name, &arguments, &ctx)
             .await
             .map_err(error_of)?;
         wire_result(&result)
@@ -276,6 +286,7 @@ impl McpServer {
         let catalog = self.catalog_or_not_found("resources/list")?;
         let resources = catalog
             .resources()
+            .iter()
             .map(|s| wire(&listing(s)))
             .collect::<Result<_, _>>()?;
         Ok(self
@@ -287,6 +298,7 @@ impl McpServer {
         let catalog = self.catalog_or_not_found("resources/templates/list")?;
         let templates = catalog
             .templates()
+            .iter()
             .map(|s| wire(&listing(s)))
             .collect::<Result<_, _>>()?;
         Ok(self
@@ -297,9 +309,14 @@ impl McpServer {
     pub(crate) async fn read_resource_wire(
         &self,
         request: ReadResourceRequestParams,
+        context: &RequestContext<RoleServer>,
     ) -> Result<ReadResourceResult, ErrorData> {
         let catalog = self.catalog_or_not_found("resources/read")?;
-        let contents = catalog.read(&request.uri).await.map_err(error_of)?;
+        let ctx = self.catalog_context(&request.uri, context);
+        let contents = catalog
+            .read_with_context(&request.uri, &ctx)
+            .await
+            .map_err(error_of)?;
         wire_result(&json!({ "contents": contents }))
     }
 

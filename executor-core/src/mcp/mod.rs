@@ -16,6 +16,7 @@ mod convert;
 mod elicit;
 #[cfg(feature = "mcp-http")]
 mod limits;
+mod listen;
 #[cfg(feature = "request-state")]
 mod mrtr;
 #[cfg(all(feature = "mcp-http", feature = "oauth"))]
@@ -27,6 +28,7 @@ mod server;
 mod sessions;
 mod stdio;
 mod tasks;
+mod tasks_legacy;
 pub mod testing;
 
 pub use catalog::ClientModel;

@@ -12,15 +12,13 @@ use std::future::Future;
 use std::sync::{Arc, OnceLock};
 
 use rmcp::model::{
-    ElicitRequest, ElicitRequestParams, ElicitationCapability, ErrorData, InputRequest,
-    InputRequiredResult, InputResponses,
+    ElicitRequest, ElicitRequestParams, ErrorData, InputRequest, InputRequiredResult,
+    InputResponses,
 };
 use rmcp::service::{RequestContext, RoleServer};
 use serde_json::{Value, json};
 
-use crate::elicit::replay::Replay;
-use crate::elicit::{Asker, Binding, ElicitError, Elicitor, Question, Reply, StateKeys};
-use crate::tool::BoxFuture;
+use crate::elicit::{Asked, Asker, Binding, Replay, Reply, Run, StateKeys};
 
 /// The process's own keys, for a server given none.
 fn process_keys() -> Arc<StateKeys> {
@@ -38,17 +36,11 @@ pub(super) struct Retry<'a> {
 }
 
 /// One attempt of a 2026-07-28 call that may ask: the answers it starts with and the question
-/// it ends on, if any.
+/// it ends on, if any (an [`elicit::Replay`](Replay) sealed into the state between attempts).
 pub(super) struct Round {
-    shared: Arc<Shared>,
+    replay: Replay,
     keys: Arc<StateKeys>,
     binding: Binding,
-}
-
-struct Shared {
-    /// The answers from the state and this retry, and the question this attempt ends on.
-    replay: Replay,
-    declared: Option<ElicitationCapability>,
 }
 
 impl Round {
@@ -75,11 +67,11 @@ impl Round {
             None => BTreeMap::new(),
         };
         let declared = context.client_capabilities().and_then(|c| c.elicitation);
+        let replay = Replay::checked(answers, move |question| {
+            super::elicit::check_capability(declared.as_ref(), question)
+        });
         Ok(Some(Self {
-            shared: Arc::new(Shared {
-                replay: Replay::new(answers),
-                declared,
-            }),
+            replay,
             keys,
             binding,
         }))
@@ -87,45 +79,23 @@ impl Round {
 
     /// The asker the call's tool puts its questions to.
     pub(super) fn asker(&self) -> Asker {
-        Asker::from_shared(Arc::clone(&self.shared) as Arc<dyn Elicitor>)
+        self.replay.asker()
     }
 
-    /// Runs `work` until it ends or asks a question nobody answered yet; then the
-    /// `InputRequiredResult` that carries the question (the work's future is dropped).
+    /// Runs `work` until it ends or asks a question nobody answered yet; then the question
+    /// (the work's future is dropped), which [`input_required`](Self::input_required) puts in
+    /// the call's answer.
+    pub(super) fn run<F: Future>(&self, work: F) -> Run<'_, F> {
+        self.replay.run(work)
+    }
+
+    /// The `InputRequiredResult` that carries `asked`, with the sealed state.
     ///
     /// # Errors
-    /// The call's answer when it asked: `Ok(InputRequiredResult)`, or the error that kept the
-    /// question from being put in one.
-    pub(super) async fn run<T>(
+    /// When the question cannot be put in one (not a valid form).
+    pub(super) fn input_required(
         &self,
-        work: impl Future<Output = T>,
-    ) -> Result<T, Result<InputRequiredResult, ErrorData>> {
-        let asked = self.shared.replay.asked();
-        let outcome = tokio::select! {
-            biased;
-            () = asked => None,
-            outcome = work => Some(outcome),
-        };
-        // A sync body returns `Suspended` through `?`: its call ends with the question too.
-        match (self.question(), outcome) {
-            (Some(question), _) => Err(question),
-            (None, Some(outcome)) => Ok(outcome),
-            (None, None) => Err(Err(ErrorData::internal_error(
-                "the tool asked a question that was not recorded",
-                None,
-            ))),
-        }
-    }
-
-    fn question(&self) -> Option<Result<InputRequiredResult, ErrorData>> {
-        let (key, question) = self.shared.replay.question()?;
-        Some(self.input_required(&key, &question))
-    }
-
-    fn input_required(
-        &self,
-        key: &str,
-        question: &Question,
+        Asked { key, question }: &Asked,
     ) -> Result<InputRequiredResult, ErrorData> {
         let params: ElicitRequestParams =
             serde_json::from_value(question.to_params()).map_err(|e| {
@@ -135,7 +105,7 @@ impl Round {
             key.to_owned(),
             InputRequest::Elicitation(ElicitRequest::new(params)),
         )]);
-        let state = json!({ "answers": self.shared.replay.answers(), "asked": key });
+        let state = json!({ "answers": self.replay.answers(), "asked": key });
         let sealed = self.keys.seal(&self.binding, &state);
         Ok(InputRequiredResult::new(Some(requests), Some(sealed)))
     }
@@ -164,21 +134,4 @@ fn answers_from(
         answers.insert(asked.to_owned(), reply.clone());
     }
     Ok(answers)
-}
-
-impl Elicitor for Shared {
-    fn ask(&self, question: Question) -> BoxFuture<'static, Result<Reply, ElicitError>> {
-        let result = self.answer_or_record(question);
-        Box::pin(async move { result })
-    }
-}
-
-impl Shared {
-    fn answer_or_record(&self, question: Question) -> Result<Reply, ElicitError> {
-        self.replay.ask(
-            question,
-            |_, _| Ok(()),
-            |question| super::elicit::check_capability(self.declared.as_ref(), question),
-        )
-    }
 }

@@ -11,6 +11,7 @@ use rmcp::model::{
     ListToolsResult, ServerCapabilities,
 };
 use rmcp::service::{Peer, RoleServer};
+use tokio::sync::broadcast;
 
 use crate::catalog::Catalog;
 use crate::tool::LogLevel;
@@ -25,8 +26,11 @@ pub(crate) const MAX_SUBSCRIPTIONS: usize = 16_384;
 /// One session subscribed to a URI: its id (none on a connection without one) and its peer.
 pub(crate) type Subscriber = (Option<Arc<str>>, Peer<RoleServer>);
 
+/// How many resource updates a 2026-07-28 listener may be behind before it is told that every
+/// resource it follows was updated.
+const UPDATES_CAPACITY: usize = 256;
+
 /// What a server keeps for its catalog, log levels and subscriptions.
-#[derive(Default)]
 pub(crate) struct Offer {
     pub(crate) catalog: Option<Arc<Catalog>>,
     /// The level each session chose. Read on every call of a session once any session chose
@@ -37,6 +41,21 @@ pub(crate) struct Offer {
     pub(crate) list_cache: Option<(u64, CacheScope)>,
     /// Per URI, the sessions subscribed and their peers.
     pub(crate) subscriptions: Mutex<HashMap<String, Vec<Subscriber>>>,
+    /// Each `notify_resource_updated` URI, for the 2026-07-28 `subscriptions/listen` streams.
+    pub(crate) updates: broadcast::Sender<Arc<str>>,
+}
+
+impl Default for Offer {
+    fn default() -> Self {
+        Self {
+            catalog: None,
+            levels: Mutex::default(),
+            any_level: AtomicBool::default(),
+            list_cache: None,
+            subscriptions: Mutex::default(),
+            updates: broadcast::Sender::new(UPDATES_CAPACITY),
+        }
+    }
 }
 
 impl Offer {
@@ -71,12 +90,19 @@ impl Offer {
         capabilities.logging = Some(serde_json::Map::new());
         let Some(catalog) = &self.catalog else { return };
         capabilities.completions = Some(serde_json::Map::new());
-        if catalog.has_prompts() {
-            capabilities.prompts = Some(rmcp::model::PromptsCapability::default());
+        // `listChanged` only when the catalog can change (an editor was taken); such a
+        // catalog offers both kinds, since either may be added later.
+        let changes = catalog.can_change();
+        let list_changed = changes.then_some(true);
+        if catalog.has_prompts() || changes {
+            let mut prompts = rmcp::model::PromptsCapability::default();
+            prompts.list_changed = list_changed;
+            capabilities.prompts = Some(prompts);
         }
-        if catalog.has_resources() {
+        if catalog.has_resources() || changes {
             let mut resources = rmcp::model::ResourcesCapability::default();
             resources.subscribe = Some(true);
+            resources.list_changed = list_changed;
             capabilities.resources = Some(resources);
         }
     }

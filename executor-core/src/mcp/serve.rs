@@ -32,7 +32,9 @@ impl McpServer {
         let (max, pending) = (self.inner.max_request_bytes, self.inner.max_pending_output);
         let n = CONNECTIONS.fetch_add(1, Ordering::Relaxed) + 1;
         let server = self.for_session(format!("stdio-{}-{n}", std::process::id()));
-        match serve_server(server, LineTransport::new(read, write, max, pending)).await {
+        let legacy_tasks = self.inner.tasks.is_some();
+        let transport = LineTransport::new(read, write, max, pending, legacy_tasks);
+        match serve_server(server, transport).await {
             Ok(running) => {
                 running.waiting().await.map_err(io::Error::other)?;
                 Ok(())
@@ -103,6 +105,7 @@ mod http {
                 max_body: self.inner.max_request_bytes,
                 #[cfg(feature = "oauth")]
                 guard: crate::mcp::oauth::Guard::of(&self),
+                legacy_tasks: self.inner.tasks.is_some(),
             };
             let sessions = self.session_manager();
             let server = self;

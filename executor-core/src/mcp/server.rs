@@ -7,12 +7,12 @@ use std::sync::{Arc, Mutex, PoisonError};
 use rmcp::ServerHandler;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CancelTaskParams, CompleteRequestParams,
-    CompleteResult, ErrorCode, ErrorData, GetPromptRequestParams, GetPromptResponse, GetTaskParams,
-    GetTaskResult, Implementation, ListPromptsResult, ListResourceTemplatesResult,
-    ListResourcesResult, ListToolsResult, PaginatedRequestParams, ProgressNotificationParam,
-    ProgressToken, ReadResourceRequestParams, ReadResourceResponse, ServerCapabilities,
-    ServerConfig, SubscribeRequestParams, SubscriptionFilter, UnsubscribeRequestParams,
-    UpdateTaskParams,
+    CompleteResult, CustomRequest, CustomResult, ErrorCode, ErrorData, GetPromptRequestParams,
+    GetPromptResponse, GetTaskParams, GetTaskResult, Implementation, ListPromptsResult,
+    ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, PaginatedRequestParams,
+    ProgressNotificationParam, ProgressToken, ReadResourceRequestParams, ReadResourceResponse,
+    ServerCapabilities, ServerConfig, SubscribeRequestParams, SubscriptionFilter,
+    UnsubscribeRequestParams, UpdateTaskParams,
 };
 use rmcp::service::{NotificationContext, Peer, RequestContext, RoleServer, SubscriptionContext};
 use serde_json::Value;
@@ -23,9 +23,7 @@ use super::convert::{self, Listed};
 use crate::failure::transport::{McpOutcome, for_mcp};
 use crate::tool::CatchUnwind;
 use crate::tool::SpecList;
-use crate::tool::{
-    ListChanges, STREAM_CAPACITY, ToolContext, ToolExecutor, ToolSpec, ToolStreamChunk,
-};
+use crate::tool::{STREAM_CAPACITY, ToolContext, ToolExecutor, ToolSpec, ToolStreamChunk};
 
 /// The default bound on one stdio request line (8 MiB). Longer requests are answered with an
 /// error instead of being read into memory.
@@ -60,6 +58,12 @@ pub const DEFAULT_MAX_PENDING_OUTPUT: usize = 8 * 1024 * 1024;
 ///   each change sends `notifications/tools/list_changed` to every initialized session, and on
 ///   a 2026-07-28 `subscriptions/listen` stream that asked for it. `tools/list` and calls ask
 ///   the executor what this caller may see ([`ToolExecutor::specs_for`]).
+/// - A [`Catalog`](crate::catalog::Catalog) ([`with_catalog`](Self::with_catalog)) adds
+///   prompts, resources and completion; one with an editor
+///   ([`Catalog::editor`](crate::catalog::Catalog::editor)) is served with `listChanged` on
+///   prompts and resources and the same notifications for its changes, and
+///   [`notify_resource_updated`](Self::notify_resource_updated) reaches 2025-11-25
+///   subscribers and 2026-07-28 streams that follow the URI.
 /// - The server reports your name and version: [`mcp_server!`](crate::mcp_server) fills them
 ///   from your crate; [`McpServer::new`] uses the executable's name.
 ///
@@ -105,13 +109,16 @@ pub(crate) struct Inner {
     catalog: Mutex<Option<Arc<Catalog>>>,
     /// The executor's listing can change (`ToolExecutor::list_changes` is `Some`).
     list_changed: bool,
-    /// Subscriptions to the listing taken when a `subscriptions/listen` request arrived, oldest
-    /// first: rmcp acknowledges the request before `listen` runs, and a change the client
-    /// makes right after the acknowledgment must still reach it.
-    listens: Mutex<std::collections::VecDeque<ListChanges>>,
+    /// Subscriptions to the listings (and resource updates) taken when a
+    /// `subscriptions/listen` request arrived, oldest first: rmcp acknowledges the request
+    /// before `listen` runs, and a change made right after the acknowledgment must still
+    /// reach it (`mcp/listen.rs`).
+    listens: Mutex<std::collections::VecDeque<super::listen::Listen>>,
     /// Where calls that run as tasks are kept; `None` when no tool can be one and
     /// `with_tasks` was not called (see `mcp/tasks.rs`).
     pub(super) tasks: Option<crate::task::Tasks>,
+    /// The tasks each session created, for 2025-11-25's `tasks/list` (`mcp/tasks_legacy.rs`).
+    pub(super) owned_tasks: Arc<super::tasks::Owned>,
     /// Prompts, resources, log levels and subscriptions (`mcp/catalog.rs`).
     pub(crate) offer: Arc<super::offer::Offer>,
 }
@@ -119,10 +126,6 @@ pub(crate) struct Inner {
 /// The most `listens` kept (one per listen request between its arrival and its `listen`;
 /// more only when requests fail before `listen`).
 const MAX_PENDING_LISTENS: usize = 64;
-
-/// How often a session's list-change relay checks whether its client is gone, when no
-/// change comes to tell it.
-const RELAY_CHECK: std::time::Duration = std::time::Duration::from_secs(10);
 
 /// The MCP listing of one spec list.
 struct Catalog {
@@ -177,6 +180,7 @@ impl McpServer {
                 oauth: None,
                 catalog: Mutex::new(None),
                 tasks,
+                owned_tasks: Arc::default(),
                 offer: Arc::default(),
             }),
             session: None,
@@ -205,6 +209,7 @@ impl McpServer {
                 list_changed: shared.list_changed,
                 listens: Mutex::default(),
                 tasks: shared.tasks.clone(),
+                owned_tasks: Arc::clone(&shared.owned_tasks),
                 offer: Arc::new(shared.offer.fresh()),
             },
         };
@@ -378,7 +383,7 @@ impl McpServer {
     }
 
     /// The server's tasks; -32601 when it serves none.
-    fn tasks(&self) -> Result<&crate::task::Tasks, ErrorData> {
+    pub(super) fn tasks(&self) -> Result<&crate::task::Tasks, ErrorData> {
         self.inner.tasks.as_ref().ok_or_else(|| {
             ErrorData::new(
                 ErrorCode::METHOD_NOT_FOUND,
@@ -397,7 +402,7 @@ impl McpServer {
     }
 
     /// The session a request belongs to: the HTTP `Mcp-Session-Id`, or the stdio connection.
-    fn session_of(&self, context: &RequestContext<RoleServer>) -> Option<String> {
+    pub(super) fn session_of(&self, context: &RequestContext<RoleServer>) -> Option<String> {
         #[cfg(feature = "mcp-http")]
         if let Some(id) = context
             .extensions
@@ -454,28 +459,40 @@ impl McpServer {
             .collect()
     }
 
-    /// How a call of `tool` is answered for this request: the tool's spec (from the cached
-    /// listing, or this caller's) against the request's declared capabilities.
+    /// How a call of `tool` is answered for this request: the tool's task settings against
+    /// the request's declared capabilities.
     fn task_mode(
         &self,
         tool: &str,
         context: &RequestContext<RoleServer>,
     ) -> Result<super::tasks::Mode, ErrorData> {
-        let catalog = self.catalog();
         let declared = super::tasks::declared(context);
+        let legacy = super::tasks::is_legacy(context);
+        super::tasks::mode(tool, self.task_settings(tool, context), declared, legacy)
+    }
+
+    /// The task settings of `tool` as `context`'s caller sees it (from the cached listing, or
+    /// this caller's specs); `None` for a tool that is never a task, or no such tool.
+    pub(super) fn task_settings(
+        &self,
+        tool: &str,
+        context: &RequestContext<RoleServer>,
+    ) -> Option<crate::task::TaskSpec> {
+        let catalog = self.catalog();
         if let Some(&i) = catalog.index.get(tool) {
-            return super::tasks::mode(Some(&catalog.specs[i]), declared);
+            return catalog.specs[i].task;
         }
         let specs = self.inner.executor.specs_for(&self.caller_of(context));
-        super::tasks::mode(
-            specs.iter().find(|s| s.name == tool).map(|s| &**s),
-            declared,
-        )
+        specs.iter().find(|s| s.name == tool).and_then(|s| s.task)
     }
 
     /// How results of `tool` are shaped (wrapped as `{"result": …}`, content blocks): from the
     /// cached listing, or for a tool only this caller sees, from its spec.
-    fn wraps(&self, tool: &str, context: &RequestContext<RoleServer>) -> Option<convert::Shape> {
+    pub(super) fn wraps(
+        &self,
+        tool: &str,
+        context: &RequestContext<RoleServer>,
+    ) -> Option<convert::Shape> {
         let catalog = self.catalog();
         if let Some(&i) = catalog.index.get(tool) {
             return Some(catalog.tools[i].wrap.clone());
@@ -487,23 +504,23 @@ impl McpServer {
             .map(|spec| convert::listed(spec).wrap)
     }
 
-    /// Sends `notifications/tools/list_changed` to `peer` at each change, until the client is
-    /// gone or nothing can change any more.
-    async fn relay_list_changes(mut changes: ListChanges, peer: Peer<RoleServer>) {
-        loop {
-            tokio::select! {
-                more = changes.changed() => {
-                    if !more || peer.notify_tool_list_changed().await.is_err() {
-                        return;
-                    }
-                }
-                () = tokio::time::sleep(RELAY_CHECK) => {
-                    if peer.is_transport_closed() {
-                        return;
-                    }
-                }
-            }
+    /// The context a prompt or resource function is given: the request's id, session, log
+    /// level, the server's extensions, forwarded headers and principal, and its cancellation.
+    pub(crate) fn catalog_context(
+        &self,
+        name: &str,
+        context: &RequestContext<RoleServer>,
+    ) -> ToolContext {
+        let session = self.session_of(context);
+        let mut ctx = ToolContext::new().with_action_id(context.id.to_string());
+        ctx = self.attach_client(ctx, name, context, session.as_deref());
+        if let Some(session) = session {
+            ctx = ctx.with_session_id(session);
         }
+        self.inner
+            .context
+            .attach(ctx, context)
+            .with_cancellation(context.ct.clone())
     }
 
     /// What the server offers beside tools.
@@ -557,13 +574,14 @@ impl McpServer {
         catalog
     }
 
-    async fn call(
+    /// The context a call of `request` runs with: the caller's attempt and idempotency key
+    /// (from the request's `_meta`), its session and client, and the extensions the server
+    /// attaches. Without the request's cancellation: a task outlives its request.
+    pub(super) fn call_context(
         &self,
-        request: CallToolRequestParams,
-        context: RequestContext<RoleServer>,
-    ) -> Result<CallToolResponse, ErrorData> {
-        let params = Value::Object(request.arguments.unwrap_or_default());
-        // The caller's attempt and idempotency key, from the request's `_meta`.
+        request: &CallToolRequestParams,
+        context: &RequestContext<RoleServer>,
+    ) -> Result<ToolContext, ErrorData> {
         let (attempt, key) = convert::caller_of(&context.meta.0.0)
             .map_err(|why| ErrorData::invalid_params(why, None))?;
         let mut ctx = ToolContext::new()
@@ -572,17 +590,27 @@ impl McpServer {
         if let Some(key) = key {
             ctx = ctx.with_idempotency_key(key);
         }
-        let session = self.session_of(&context);
-        ctx = self.attach_client(ctx, &request.name, &context, session.as_deref());
+        let session = self.session_of(context);
+        ctx = self.attach_client(ctx, &request.name, context, session.as_deref());
         if let Some(session) = session {
             ctx = ctx.with_session_id(session);
         }
-        ctx = self.inner.context.attach(ctx, &context);
+        ctx = self.inner.context.attach(ctx, context);
         // The span `call_tool` runs this in: the parent of the calls the tool makes.
         #[cfg(feature = "tracing")]
         {
             ctx = ctx.with_extension(crate::tool::span::CallSpan(tracing::Span::current()));
         }
+        Ok(ctx)
+    }
+
+    async fn call(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let params = Value::Object(request.arguments.clone().unwrap_or_default());
+        let mut ctx = self.call_context(&request, &context)?;
         // A tool that may run as a task, for a client that asked for tasks (`mcp/tasks.rs`).
         if let Some(tasks) = &self.inner.tasks
             && let super::tasks::Mode::Task(settings) = self.task_mode(&request.name, &context)?
@@ -649,7 +677,7 @@ impl McpServer {
         let outcome = match &round {
             Some(round) => match round.run(run).await {
                 Ok(outcome) => outcome,
-                Err(question) => return question.map(Into::into),
+                Err(question) => return round.input_required(&question).map(Into::into),
             },
             None => run.await,
         };
@@ -743,16 +771,19 @@ impl ServerHandler for McpServer {
     }
 
     async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
-        if let Some(changes) = self.inner.executor.list_changes() {
-            tokio::spawn(Self::relay_list_changes(changes, context.peer));
+        let listen = super::listen::Listen::take(&*self.inner.executor, self.offer(), false);
+        if !listen.is_empty() {
+            tokio::spawn(super::listen::relay(listen, context.peer));
         }
     }
 
     fn accepted_subscription_filter(
         &self,
-        _requested: &SubscriptionFilter,
+        requested: &SubscriptionFilter,
     ) -> Option<SubscriptionFilter> {
-        let changes = self.inner.executor.list_changes()?;
+        let updates = requested.resource_subscriptions.is_some();
+        let listen = super::listen::Listen::take(&*self.inner.executor, self.offer(), updates);
+        let accepted = listen.accepted(self.offer(), requested)?;
         let mut listens = self
             .inner
             .listens
@@ -761,8 +792,8 @@ impl ServerHandler for McpServer {
         if listens.len() == MAX_PENDING_LISTENS {
             listens.pop_front();
         }
-        listens.push_back(changes);
-        Some(SubscriptionFilter::builder().tools_list_changed().build())
+        listens.push_back(listen);
+        Some(accepted)
     }
 
     async fn listen(&self, context: SubscriptionContext) -> Result<(), ErrorData> {
@@ -774,26 +805,11 @@ impl ServerHandler for McpServer {
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
             .pop_front();
-        let changes = pending.or_else(|| self.inner.executor.list_changes());
-        let (Some(mut changes), Some(true)) = (changes, context.accepted().tools_list_changed)
-        else {
-            context.cancelled().await;
-            return Ok(());
-        };
-        loop {
-            tokio::select! {
-                () = context.cancelled() => return Ok(()),
-                more = changes.changed() => {
-                    if !more {
-                        context.cancelled().await;
-                        return Ok(());
-                    }
-                    if context.sink().notify_tool_list_changed().await.is_err() {
-                        return Ok(());
-                    }
-                }
-            }
-        }
+        let listen = pending.unwrap_or_else(|| {
+            super::listen::Listen::take(&*self.inner.executor, self.offer(), true)
+        });
+        super::listen::run(listen, &context).await;
+        Ok(())
     }
 
     async fn call_tool(
@@ -828,7 +844,7 @@ impl ServerHandler for McpServer {
         request: UpdateTaskParams,
         _context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
-        super::tasks::update(self.tasks()?, &request.task_id).await
+        super::tasks::update(self.tasks()?, &request.task_id, request.input_responses).await
     }
 
     async fn cancel_task(
@@ -837,6 +853,22 @@ impl ServerHandler for McpServer {
         _context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
         super::tasks::cancel(self.tasks()?, &request.task_id).await
+    }
+
+    /// The 2025-11-25 task requests the transports renamed (`mcp/tasks_legacy.rs`).
+    async fn on_custom_request(
+        &self,
+        request: CustomRequest,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CustomResult, ErrorData> {
+        match self.legacy_task_request(&request, context).await {
+            Some(answer) => answer,
+            None => Err(ErrorData::new(
+                ErrorCode::METHOD_NOT_FOUND,
+                request.method,
+                None,
+            )),
+        }
     }
 
     // Prompts, resources, completion and logging: `mcp/catalog.rs`.
@@ -862,9 +894,9 @@ impl ServerHandler for McpServer {
     async fn get_prompt(
         &self,
         request: GetPromptRequestParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<GetPromptResponse, ErrorData> {
-        Ok(self.get_prompt_wire(request).await?.into())
+        Ok(self.get_prompt_wire(request, &context).await?.into())
     }
 
     async fn list_resources(
@@ -886,9 +918,9 @@ impl ServerHandler for McpServer {
     async fn read_resource(
         &self,
         request: ReadResourceRequestParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, ErrorData> {
-        Ok(self.read_resource_wire(request).await?.into())
+        Ok(self.read_resource_wire(request, &context).await?.into())
     }
 
     async fn subscribe(

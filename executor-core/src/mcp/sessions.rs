@@ -14,6 +14,8 @@
 //!   `with_max_sessions` (rmcp's session manager has no cap of its own, and a client that opens
 //!   sessions and walks away would grow the server); a 2026-07-28 request, a request in a
 //!   session, and every request of a stateless server never wait for a session place.
+//! - A `tasks/get`, `tasks/update` or `tasks/cancel` without `Mcp-Name` gets it from the
+//!   body's `taskId` (tasks.rs says why).
 //! - `Retry-After` says how long the wait is: until the least recently used session idles
 //!   out, or how long a request has lately held its place.
 
@@ -108,6 +110,9 @@ pub(crate) struct Gate<S> {
     /// The bearer-token check (`McpServer::with_oauth`).
     #[cfg(feature = "oauth")]
     guard: Option<super::oauth::Guard>,
+    /// The server runs tasks: 2025-11-25 task requests are renamed for rmcp, and the
+    /// `initialize` answer declares them (`mcp/tasks_legacy.rs`).
+    legacy_tasks: bool,
 }
 
 /// What the gate needs to know of the server.
@@ -118,6 +123,7 @@ pub(crate) struct GateLimits {
     pub(crate) max_body: usize,
     #[cfg(feature = "oauth")]
     pub(crate) guard: Option<super::oauth::Guard>,
+    pub(crate) legacy_tasks: bool,
 }
 
 impl<S> Gate<S> {
@@ -133,6 +139,7 @@ impl<S> Gate<S> {
             last_used: Arc::new(Mutex::new(HashMap::new())),
             #[cfg(feature = "oauth")]
             guard: limits.guard.clone(),
+            legacy_tasks: limits.legacy_tasks,
         }
     }
 
@@ -206,7 +213,6 @@ where
     where
         B: hyper::body::Body<Data = Bytes> + Unpin,
     {
-        #[cfg_attr(not(feature = "oauth"), allow(unused_mut))]
         let (mut parts, body) = request.into_parts();
         let permit = if parts.method == http::Method::POST {
             let Some(permit) = self.in_flight.enter() else {
@@ -233,6 +239,17 @@ where
         {
             return Ok(refused);
         }
+        super::tasks::fill_route(&mut parts.headers, &body);
+        let body = match self
+            .legacy_tasks
+            .then(|| super::tasks_legacy::rewrite(&body))
+        {
+            Some(Some(renamed)) => Bytes::from(renamed),
+            _ => body,
+        };
+        let declares_tasks = self.legacy_tasks
+            && parts.method == http::Method::POST
+            && initialize_id(&body).is_some();
         let session = parts
             .headers
             .get("mcp-session-id")
@@ -250,6 +267,15 @@ where
         let response = match opens {
             Some(id) => self.open_session(request, id).await?,
             None => self.inner.call(request).await?,
+        };
+        let response = if declares_tasks {
+            // The answer grows: its length is the chunks' again.
+            let (mut head, body) = response.into_parts();
+            head.headers.remove(http::header::CONTENT_LENGTH);
+            let body = body.map_frame(|frame| frame.map_data(super::tasks_legacy::advertise_in));
+            Response::from_parts(head, body.boxed())
+        } else {
+            response
         };
         Ok(match permit {
             Some(permit) => response.map(|body| Held { body, permit }.boxed()),

@@ -9,7 +9,8 @@
 //! once the store holds it; a tool's `isError` result is `completed`, a JSON-RPC error
 //! `failed`.
 
-use std::sync::Arc;
+use std::collections::VecDeque;
+use std::sync::{Arc, Mutex, PoisonError};
 
 use rmcp::model::{
     CallToolResponse, ClientCapabilities, CreateTaskResult, DetailedTask, ErrorCode, ErrorData,
@@ -21,10 +22,19 @@ use serde_json::{Map, Value};
 use super::convert;
 use crate::failure::ToolFailure;
 use crate::failure::transport::{McpOutcome, for_mcp};
+use crate::runtime::Subscription;
 use crate::task::{
     TaskError, TaskOutcome, TaskRecord, TaskSpec, TaskStatus, TaskSupport, Tasks, iso8601,
 };
-use crate::tool::{ToolContext, ToolExecution, ToolExecutor, ToolSpec};
+use crate::tool::{ToolContext, ToolExecution, ToolExecutor};
+
+/// The `_meta` key every 2026-07-28 request carries.
+pub(super) const VERSION_META: &str = "io.modelcontextprotocol/protocolVersion";
+
+/// Whether the request is of a version before 2026-07-28 (its `_meta` names no version).
+pub(super) fn is_legacy(context: &RequestContext<RoleServer>) -> bool {
+    !context.meta.0.0.contains_key(VERSION_META)
+}
 
 /// How a `tools/call` is answered.
 pub(super) enum Mode {
@@ -42,14 +52,25 @@ pub(super) fn declared(context: &RequestContext<RoleServer>) -> bool {
         .is_some_and(|caps| caps.supports_tasks())
 }
 
-/// How a call of `spec`'s tool is answered for this request; -32021 for a tool that runs only
-/// as a task, called by a client that did not declare the extension.
-pub(super) fn mode(spec: Option<&ToolSpec>, declared: bool) -> Result<Mode, ErrorData> {
-    let Some(settings) = spec.and_then(|s| s.task) else {
+/// How a call of `tool` (whose task settings are `settings`) is answered for this request;
+/// for a tool that runs only as a task, called by a client that did not ask for one, -32021
+/// (2026-07-28: the extension was not declared) or -32601 (2025-11-25: no `params.task`).
+pub(super) fn mode(
+    tool: &str,
+    settings: Option<TaskSpec>,
+    declared: bool,
+    legacy: bool,
+) -> Result<Mode, ErrorData> {
+    let Some(settings) = settings else {
         return Ok(Mode::Plain);
     };
     match (settings.support, declared) {
         (TaskSupport::Forbidden, _) | (TaskSupport::Optional, false) => Ok(Mode::Plain),
+        (TaskSupport::Required, false) if legacy => Err(ErrorData::new(
+            ErrorCode::METHOD_NOT_FOUND,
+            format!("tool `{tool}` runs only as a task: call it with `params.task`"),
+            None,
+        )),
         (TaskSupport::Required, false) => Err(missing_capability()),
         (_, true) => Ok(Mode::Task(settings)),
     }
@@ -72,6 +93,23 @@ pub(super) async fn start(
     settings: TaskSpec,
     wrap: Option<convert::Shape>,
 ) -> Result<CallToolResponse, ErrorData> {
+    let (record, _) = start_record(tasks, executor, name, params, ctx, settings, wrap).await?;
+    Ok(CallToolResponse::Task(CreateTaskResult::new(wire_task(
+        &record,
+    ))))
+}
+
+/// Starts the call as a task; its first record, once the store holds it, and its chunks from
+/// the start.
+pub(super) async fn start_record(
+    tasks: &Tasks,
+    executor: Arc<dyn ToolExecutor>,
+    name: String,
+    params: Value,
+    ctx: ToolContext,
+    settings: TaskSpec,
+    wrap: Option<convert::Shape>,
+) -> Result<(TaskRecord, Subscription), ErrorData> {
     let tool = name.clone();
     let call = move |ctx: ToolContext| -> crate::tool::BoxFuture<'static, _> {
         Box::pin(async move {
@@ -82,13 +120,10 @@ pub(super) async fn start(
         })
     };
     let finish = Box::new(move |outcome| finish(outcome, wrap));
-    let record = tasks
-        .start(&tool, settings, ctx, call, finish)
+    tasks
+        .start_subscribed(&tool, settings, ctx, call, finish)
         .await
-        .map_err(|e| to_error(&e))?;
-    Ok(CallToolResponse::Task(CreateTaskResult::new(wire_task(
-        &record,
-    ))))
+        .map_err(|e| to_error(&e))
 }
 
 /// A finished call as the task's outcome: the `CallToolResult` (a tool's failure included, as
@@ -138,14 +173,19 @@ pub(super) async fn cancel(tasks: &Tasks, id: &str) -> Result<(), ErrorData> {
     tasks.cancel(id).await.map_err(|e| to_error(&e))
 }
 
-/// `tasks/update`: answers to input requests. No task of ours asks for input yet (the
-/// `input_required` status is representable, and reserved for elicitation), so answers are
-/// acknowledged and ignored, as the extension says of keys that are not outstanding.
-pub(super) async fn update(tasks: &Tasks, id: &str) -> Result<(), ErrorData> {
-    tasks.get(id).await.map(drop).map_err(|e| to_error(&e))
+/// `tasks/update`: answers to the questions a task waits on (`inputResponses`); the task's
+/// call goes on where it asked. Keys that are not outstanding are ignored, as the extension
+/// says.
+pub(super) async fn update(
+    tasks: &Tasks,
+    id: &str,
+    responses: rmcp::model::InputResponses,
+) -> Result<(), ErrorData> {
+    let responses = responses.into_iter().collect();
+    tasks.answer(id, responses).await.map_err(|e| to_error(&e))
 }
 
-fn to_error(error: &TaskError) -> ErrorData {
+pub(super) fn to_error(error: &TaskError) -> ErrorData {
     match error {
         TaskError::Unknown(_) => ErrorData::invalid_params(error.to_string(), None),
         _ => ErrorData::internal_error(error.to_string(), None),
@@ -214,6 +254,47 @@ fn failed_payload(message: &str) -> TaskPayload {
     }
 }
 
+/// The methods whose `taskId` a 2026-07-28 client mirrors into `Mcp-Name` over HTTP.
+#[cfg(feature = "mcp-http")]
+const ROUTED: [&str; 3] = ["tasks/get", "tasks/update", "tasks/cancel"];
+
+/// Fills in `Mcp-Name` from the body's `taskId` on a `tasks/get`, `tasks/update` or
+/// `tasks/cancel` that came without one. The extension says the client sends it (for a
+/// balancer that routes by task); rmcp's HTTP service refuses such a request with -32020, and
+/// the Python client of `fastmcp-tasks` 4.1.4 never sends it. A task here is readable from any
+/// replica, so nothing is routed by it: the header is taken from the body, as that package's
+/// own server does. A header that is present is left alone, so one that disagrees with the body is
+/// still refused. Only requests whose `Mcp-Method` names one of these methods are parsed.
+#[cfg(feature = "mcp-http")]
+pub(super) fn fill_route(headers: &mut http::HeaderMap, body: &[u8]) {
+    #[derive(serde::Deserialize)]
+    struct Probe {
+        params: Option<Params>,
+    }
+    #[derive(serde::Deserialize)]
+    struct Params {
+        #[serde(rename = "taskId")]
+        task_id: Option<Box<str>>,
+    }
+    let routed = headers
+        .get("mcp-method")
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|m| ROUTED.contains(&m));
+    if !routed || headers.contains_key("mcp-name") {
+        return;
+    }
+    let Some(id) = serde_json::from_slice::<Probe>(body)
+        .ok()
+        .and_then(|p| p.params?.task_id)
+    else {
+        return;
+    };
+    // An id that cannot be a header value is not one of ours; rmcp refuses the request.
+    if let Ok(value) = http::HeaderValue::from_str(&id) {
+        headers.insert("mcp-name", value);
+    }
+}
+
 /// Tasks for a server whose tools include one that can be a task: the in-memory store.
 pub(super) fn default_tasks(specs: &crate::tool::SpecList) -> Option<Tasks> {
     specs
@@ -228,4 +309,42 @@ pub(super) fn advertise(capabilities: &mut rmcp::model::ServerCapabilities) {
         .extensions
         .get_or_insert_with(Default::default)
         .insert(rmcp::model::TASKS_EXTENSION_ID.to_owned(), Map::new());
+}
+
+/// How many task ids one session's 2025-11-25 `tasks/list` remembers (the oldest go first),
+/// and how many sessions are remembered (the least recently creating goes first).
+const PER_SESSION: usize = 1_000;
+const SESSIONS: usize = 1_000;
+
+/// The task ids each session created, for 2025-11-25's `tasks/list` (`mcp/tasks_legacy.rs`).
+#[derive(Debug, Default)]
+pub(super) struct Owned {
+    sessions: Mutex<VecDeque<(String, VecDeque<String>)>>,
+}
+
+impl Owned {
+    pub(super) fn add(&self, session: &str, id: String) {
+        let mut sessions = self.sessions.lock().unwrap_or_else(PoisonError::into_inner);
+        let mut ids = match sessions.iter().position(|(s, _)| s == session) {
+            Some(i) => sessions.remove(i).map(|(_, ids)| ids).unwrap_or_default(),
+            None => VecDeque::new(),
+        };
+        if ids.len() == PER_SESSION {
+            ids.pop_front();
+        }
+        ids.push_back(id);
+        if sessions.len() == SESSIONS {
+            sessions.pop_front();
+        }
+        sessions.push_back((session.to_owned(), ids));
+    }
+
+    pub(super) fn of(&self, session: &str) -> Vec<String> {
+        let sessions = self.sessions.lock().unwrap_or_else(PoisonError::into_inner);
+        sessions
+            .iter()
+            .find(|(s, _)| s == session)
+            .map(|(_, ids)| ids.iter().cloned().collect())
+            .unwrap_or_default()
+    }
 }

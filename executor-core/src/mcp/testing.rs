@@ -79,7 +79,13 @@ pub struct TestClient {
     timeout: Duration,
     notifications: Vec<Value>,
     initialize: Value,
+    /// On 2026-07-28 and later: what each request carries in `_meta` instead of a session
+    /// (the protocol version, capabilities, client info, and the log level once set).
+    inline_meta: Option<serde_json::Map<String, Value>>,
 }
+
+/// The first protocol version without `initialize`: each request carries its `_meta`.
+const INLINE_FROM: &str = "2026-07-28";
 
 impl std::fmt::Debug for TestClient {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -97,7 +103,11 @@ impl McpServer {
         self.test_client_on(TEST_PROTOCOL_VERSION).await
     }
 
-    /// [`test_client`](Self::test_client) on protocol `version` (`"2025-06-18"`, …).
+    /// [`test_client`](Self::test_client) on protocol `version` (`"2025-06-18"`, …). From
+    /// `"2026-07-28"` on there is no handshake: each request carries the version, capabilities
+    /// and client info in its `_meta`, and
+    /// [`initialize_result`](TestClient::initialize_result) is the server's `server/discover`
+    /// answer.
     ///
     /// # Errors
     /// The handshake failed.
@@ -128,6 +138,25 @@ impl McpServer {
         // Ends when the client is dropped (its end of the pipe closes).
         tokio::spawn(self.clone().serve_io(server_read, server_write));
         let (read, write) = tokio::io::split(client);
+        let client_info =
+            json!({"name": "tool-executor-test-client", "version": env!("CARGO_PKG_VERSION")});
+        // Dates compare as text.
+        let inline_meta = (version >= INLINE_FROM).then(|| {
+            let mut meta = serde_json::Map::new();
+            meta.insert(
+                "io.modelcontextprotocol/protocolVersion".into(),
+                version.into(),
+            );
+            meta.insert(
+                "io.modelcontextprotocol/clientCapabilities".into(),
+                capabilities.clone(),
+            );
+            meta.insert(
+                "io.modelcontextprotocol/clientInfo".into(),
+                client_info.clone(),
+            );
+            meta
+        });
         let mut client = TestClient {
             write,
             read: BufReader::new(read).lines(),
@@ -135,11 +164,16 @@ impl McpServer {
             timeout: TEST_TIMEOUT,
             notifications: Vec::new(),
             initialize: Value::Null,
+            inline_meta,
         };
+        if client.inline_meta.is_some() {
+            client.initialize = client.request("server/discover", json!({})).await?;
+            return Ok(client);
+        }
         let params = json!({
             "protocolVersion": version,
             "capabilities": capabilities,
-            "clientInfo": {"name": "tool-executor-test-client", "version": env!("CARGO_PKG_VERSION")},
+            "clientInfo": client_info,
         });
         client.initialize = client.request("initialize", params).await?;
         client
@@ -157,7 +191,8 @@ impl TestClient {
         self
     }
 
-    /// The server's `initialize` result (capabilities, server info).
+    /// The server's `initialize` result (capabilities, server info); on 2026-07-28, its
+    /// `server/discover` result.
     #[must_use]
     pub fn initialize_result(&self) -> &Value {
         &self.initialize
@@ -173,19 +208,10 @@ impl TestClient {
     /// # Errors
     /// A JSON-RPC error, no answer in time, or a closed connection.
     pub async fn request(&mut self, method: &str, params: Value) -> Result<Value, TestClientError> {
-        self.next_id += 1;
-        let id = json!(self.next_id);
-        self.send(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}))
-            .await?;
+        let id = self.send_request(method, params).await?;
         let deadline = tokio::time::Instant::now() + self.timeout;
         loop {
-            let message = tokio::time::timeout_at(deadline, self.read.next_line())
-                .await
-                .map_err(|_| TestClientError::Timeout)?
-                .map_err(|e| TestClientError::Connection(e.to_string()))?
-                .ok_or_else(|| TestClientError::Connection("the server closed the pipe".into()))?;
-            let message: Value = serde_json::from_str(&message)
-                .map_err(|e| TestClientError::Connection(format!("not JSON: {e}")))?;
+            let message = self.read_message(deadline).await?;
             match (message.get("id"), message.get("method")) {
                 (Some(got), None) if *got == id => return outcome(message),
                 (Some(other), Some(_)) => {
@@ -200,6 +226,99 @@ impl TestClient {
                         "an answer to another request: {message}"
                     )));
                 }
+            }
+        }
+    }
+
+    /// Sends request `method` (with the 2026-07-28 `_meta`, on that version); its id.
+    async fn send_request(
+        &mut self,
+        method: &str,
+        params: Value,
+    ) -> Result<Value, TestClientError> {
+        let mut params = params;
+        if let Some(inline) = &self.inline_meta {
+            if !params.is_object() {
+                params = json!({});
+            }
+            let meta = params
+                .as_object_mut()
+                .map(|p| p.entry("_meta").or_insert_with(|| json!({})));
+            if let Some(Value::Object(meta)) = meta {
+                for (key, value) in inline {
+                    meta.entry(key.clone()).or_insert_with(|| value.clone());
+                }
+            }
+        }
+        self.next_id += 1;
+        let id = json!(self.next_id);
+        self.send(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}))
+            .await?;
+        Ok(id)
+    }
+
+    /// The next message, by `deadline`.
+    async fn read_message(
+        &mut self,
+        deadline: tokio::time::Instant,
+    ) -> Result<Value, TestClientError> {
+        let message = tokio::time::timeout_at(deadline, self.read.next_line())
+            .await
+            .map_err(|_| TestClientError::Timeout)?
+            .map_err(|e| TestClientError::Connection(e.to_string()))?
+            .ok_or_else(|| TestClientError::Connection("the server closed the pipe".into()))?;
+        serde_json::from_str(&message)
+            .map_err(|e| TestClientError::Connection(format!("not JSON: {e}")))
+    }
+
+    /// The next notification: the oldest one kept, else the next the server sends (within the
+    /// timeout). What tests wait on for list changes and resource updates.
+    ///
+    /// # Errors
+    /// None in time, a closed connection, or an answer nobody asked for.
+    pub async fn next_notification(&mut self) -> Result<Value, TestClientError> {
+        if !self.notifications.is_empty() {
+            return Ok(self.notifications.remove(0));
+        }
+        let deadline = tokio::time::Instant::now() + self.timeout;
+        let message = self.read_message(deadline).await?;
+        if message.get("id").is_none() && message.get("method").is_some() {
+            return Ok(message);
+        }
+        Err(TestClientError::Connection(format!(
+            "a message that is not a notification: {message}"
+        )))
+    }
+
+    /// `subscriptions/listen` (2026-07-28) for `notifications` (`{"promptsListChanged": true,
+    /// "resourceSubscriptions": ["notes://7"]}`): the filter the server accepted. The stream
+    /// stays open; what it carries arrives through
+    /// [`next_notification`](Self::next_notification), tagged with its subscription id. Only
+    /// the stream's acknowledgment is awaited, so make other requests after it.
+    ///
+    /// # Errors
+    /// As [`request`](Self::request); the server refusing the stream is its JSON-RPC error.
+    pub async fn listen(&mut self, notifications: Value) -> Result<Value, TestClientError> {
+        let id = self
+            .send_request(
+                "subscriptions/listen",
+                json!({"notifications": notifications}),
+            )
+            .await?;
+        let deadline = tokio::time::Instant::now() + self.timeout;
+        loop {
+            let message = self.read_message(deadline).await?;
+            if message.get("id") == Some(&id) {
+                outcome(message)?;
+                return Err(TestClientError::Connection(
+                    "the listen stream ended at once".into(),
+                ));
+            }
+            if message["method"] == "notifications/subscriptions/acknowledged" {
+                return Ok(message["params"]["notifications"].clone());
+            }
+            if message.get("id").is_none() {
+                self.notifications.push(message);
             }
         }
     }
@@ -284,7 +403,8 @@ impl TestClient {
         Ok(items(result, "contents"))
     }
 
-    /// `resources/subscribe`.
+    /// `resources/subscribe` (2025-11-25; on 2026-07-28 a [`listen`](Self::listen) stream
+    /// names the URIs it follows instead).
     ///
     /// # Errors
     /// As [`request`](Self::request).
@@ -329,11 +449,16 @@ impl TestClient {
             .unwrap_or_default())
     }
 
-    /// `logging/setLevel` (`"debug"`, `"info"`, … `"emergency"`).
+    /// `logging/setLevel` (`"debug"`, `"info"`, … `"emergency"`); on 2026-07-28, where the
+    /// level rides each request, every later request carries it in its `_meta`.
     ///
     /// # Errors
     /// As [`request`](Self::request).
     pub async fn set_log_level(&mut self, level: &str) -> Result<(), TestClientError> {
+        if let Some(meta) = &mut self.inline_meta {
+            meta.insert("io.modelcontextprotocol/logLevel".into(), level.into());
+            return Ok(());
+        }
         self.request("logging/setLevel", json!({"level": level}))
             .await
             .map(drop)

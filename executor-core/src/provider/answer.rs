@@ -3,6 +3,7 @@
 //! [`Wire`](super::wire::Wire)).
 
 use std::borrow::Cow;
+use std::collections::BTreeMap;
 use std::future::Future;
 use std::iter::FusedIterator;
 use std::pin::Pin;
@@ -13,7 +14,9 @@ use serde_json::Value;
 
 use super::definitions::{CallsError, Declared, Definitions, Provider, ToolCall};
 use super::stages;
+use super::waiting::{Waiting, waiting_failure};
 use super::wire::object;
+use crate::elicit::{Asker, Replay};
 use crate::failure::ToolFailure;
 use crate::tool::{Extensions, ToolContext, ToolExecution, ToolExecutor};
 
@@ -27,8 +30,12 @@ pub struct CallOutcome<'a> {
     pub call: ToolCall<'a>,
     /// Our name for the tool (`None` when the provider named a tool we never declared).
     pub tool: Option<&'a str>,
-    /// The output, or the failure answered to the model.
+    /// The output, or the failure answered to the model (for a call that waits for its
+    /// user, a failure saying so, code `input_required`).
     pub result: Result<Value, ToolFailure>,
+    /// The question the call waits on its user for, when it asked one (see
+    /// [`Definitions::resume`]).
+    pub waiting: Option<Waiting>,
 }
 
 /// The answers to one response's tool calls, in the order the calls were sent. It borrows the
@@ -58,6 +65,14 @@ impl<'a> Answer<'a> {
     pub fn outcomes(&self) -> &[CallOutcome<'a>] {
         match &self.outcomes {
             Outcomes::One(outcome) => std::slice::from_ref(outcome),
+            Outcomes::Many(outcomes) => outcomes,
+        }
+    }
+
+    /// Each call and its outcome, to change (a waiting call's reply, say).
+    pub(super) fn outcomes_mut(&mut self) -> &mut [CallOutcome<'a>] {
+        match &mut self.outcomes {
+            Outcomes::One(outcome) => std::slice::from_mut(outcome),
             Outcomes::Many(outcomes) => outcomes,
         }
     }
@@ -272,7 +287,7 @@ impl Definitions {
         extensions: Option<&Extensions>,
     ) -> CallOutcome<'a> {
         let declared = self.find(call.name);
-        let result = run(executor, &call, declared, extensions).await;
+        let result = run(executor, &call, declared, extensions, BTreeMap::new()).await;
         outcome(call, declared, result)
     }
 
@@ -284,48 +299,74 @@ impl Definitions {
         limit: usize,
         extensions: Option<&Extensions>,
     ) -> Vec<CallOutcome<'a>> {
-        let declared: Vec<Option<&Declared>> = calls.iter().map(|c| self.find(c.name)).collect();
-        let runs = calls.iter().zip(&declared).map(|(call, declared)| {
+        let calls = calls
+            .into_iter()
+            .map(|call| (call, BTreeMap::new()))
+            .collect();
+        run_all_in(self, executor, calls, limit, extensions).await
+    }
+}
+
+/// Runs `calls`, each with the answers it already has (none on a first run), at most
+/// `limit` at once, answered in the order given.
+pub(super) async fn run_all_in<'a, E: ToolExecutor + ?Sized>(
+    defs: &'a Definitions,
+    executor: &E,
+    calls: Vec<(ToolCall<'a>, BTreeMap<String, Value>)>,
+    limit: usize,
+    extensions: Option<&Extensions>,
+) -> Vec<CallOutcome<'a>> {
+    let declared: Vec<Option<&Declared>> = calls.iter().map(|(c, _)| defs.find(c.name)).collect();
+    let runs = calls
+        .iter()
+        .zip(&declared)
+        .map(|((call, answers), declared)| {
             let run: Pin<Box<dyn Future<Output = _> + Send + '_>> =
-                Box::pin(run(executor, call, *declared, extensions));
+                Box::pin(run(executor, call, *declared, extensions, answers.clone()));
             run
         });
-        let results = bounded(runs.collect(), limit.max(1)).await;
-        calls
-            .into_iter()
-            .zip(declared)
-            .zip(results)
-            .map(|((call, declared), result)| outcome(call, declared, result))
-            .collect()
-    }
+    let results = bounded(runs.collect(), limit.max(1)).await;
+    calls
+        .into_iter()
+        .zip(declared)
+        .zip(results)
+        .map(|(((call, _), declared), result)| outcome(call, declared, result))
+        .collect()
 }
 
 fn outcome<'a>(
     call: ToolCall<'a>,
     declared: Option<&'a Declared>,
-    result: Result<Value, ToolFailure>,
+    (result, waiting): Ran,
 ) -> CallOutcome<'a> {
     CallOutcome {
         tool: declared.map(|d| d.name.as_str()),
         call,
         result,
+        waiting,
     }
 }
 
+/// A call's result and, when it asked its user, what it waits for.
+type Ran = (Result<Value, ToolFailure>, Option<Waiting>);
+
 /// One call through `execute_with_context`, its arguments as we declared them
-/// ([`Declared::restore`]).
+/// ([`Declared::restore`]), with `answers` to the questions it asked before. A question not
+/// answered yet ends the call of a tool that may ask ([`Declared::asks_user`]): it waits
+/// ([`Waiting`]) unless the application attached its own [`Asker`] to answer in place.
 async fn run<E: ToolExecutor + ?Sized>(
     executor: &E,
     call: &ToolCall<'_>,
     declared: Option<&Declared>,
     extensions: Option<&Extensions>,
-) -> Result<Value, ToolFailure> {
+    answers: BTreeMap<String, Value>,
+) -> Ran {
     let Some(declared) = declared else {
-        return Err(ToolFailure::unknown_tool(call.name));
+        return (Err(ToolFailure::unknown_tool(call.name)), None);
     };
     let arguments: &Value = match &call.arguments {
         Ok(arguments) => arguments,
-        Err(failure) => return Err(failure.clone()),
+        Err(failure) => return (Err(failure.clone()), None),
     };
     let restored;
     let arguments = match arguments {
@@ -342,8 +383,24 @@ async fn run<E: ToolExecutor + ?Sized>(
     if let Some(extensions) = extensions {
         ctx = ctx.with_extensions(extensions.clone());
     }
+    // A tool that cannot ask, or a call whose application answers in place, runs as is.
+    if !declared.asks_user || ctx.can_elicit() {
+        let run = executor.execute_with_context(&declared.name, arguments, ctx);
+        return (run.await.map(ToolExecution::into_output), None);
+    }
+    let replay = Replay::new(answers);
+    let ctx = ctx.with_extension::<Asker>(replay.asker());
     let run = executor.execute_with_context(&declared.name, arguments, ctx);
-    run.await.map(ToolExecution::into_output)
+    match replay.run(run).await {
+        Ok(result) => (result.map(ToolExecution::into_output), None),
+        Err(asked) => {
+            let waiting = Waiting::new(asked, replay.answers().clone());
+            (
+                Err(waiting_failure(&declared.name, &waiting)),
+                Some(waiting),
+            )
+        }
+    }
 }
 
 /// Runs `futures`, at most `limit` at once, and returns their outputs in order.

@@ -155,6 +155,9 @@ pub(super) struct Declared {
     pub(super) absent_when_null: Vec<String>,
     /// Top-level arguments declared under another name, as (declared, ours) (Gemini).
     pub(super) renamed_arguments: Vec<(String, String)>,
+    /// Whether the tool may ask its user ([`ToolSpec::asks_user`](crate::tool::ToolSpec)):
+    /// only then is a call run so that a question defers it.
+    pub(super) asks_user: bool,
 }
 
 /// A provider's tool definitions for a set of tools: serializes to exactly the array the

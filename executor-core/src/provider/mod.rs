@@ -53,7 +53,9 @@ mod definitions;
 mod gemini;
 mod mcp;
 mod openai;
+mod resume;
 mod stages;
+mod waiting;
 mod wire;
 
 pub use answer::{Answer, CallOutcome, DEFAULT_CONCURRENCY, Messages};
@@ -63,3 +65,4 @@ pub use definitions::{
     CallsError, Definitions, NameCollision, Provider, SchemaRole, ToolCall, ToolLoss,
     UnknownProvider,
 };
+pub use waiting::Waiting;

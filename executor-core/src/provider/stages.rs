@@ -118,6 +118,7 @@ pub(super) fn build(
             name: spec.name.clone(),
             absent_when_null: input.absent_when_null,
             renamed_arguments: input.renamed_arguments,
+            asks_user: spec.asks_user,
         });
     }
     if let Some(request_limits) = wire.request_limits {

@@ -43,6 +43,7 @@
 //!
 //! [`McpServer::new`]: https://docs.rs/tool-executor/latest/tool_executor/mcp/struct.McpServer.html
 
+mod approver;
 mod call;
 mod check;
 mod compose;
@@ -165,6 +166,43 @@ impl Runtime {
         let config = self.config_mut();
         let limited = RateLimited::from_shared(Arc::clone(&config.executor), limit);
         config.executor = Arc::new(limited);
+        self
+    }
+
+    /// Answers the questions of the calls this runtime makes (`#[tool(confirm)]`,
+    /// `ctx.confirm`, `ctx.elicit`) with `approver`, unless the call's caller attached an
+    /// asker of its own (a call served over MCP asks its client, say). Without one, such a
+    /// call fails with code `elicitation_unsupported`.
+    ///
+    /// ```
+    /// use tool_executor::elicit::{Question, Reply};
+    /// use tool_executor::prelude::*;
+    /// use tool_executor::runtime::Runtime;
+    ///
+    /// /// Deletes a note.
+    /// #[tool(confirm)]
+    /// async fn delete_note(id: u32) -> String {
+    ///     format!("note {id} deleted")
+    /// }
+    ///
+    /// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
+    /// // A policy: approve deleting note 4 only.
+    /// let runtime = Runtime::new(toolset![delete_note]).with_approver(|question: Question| async move {
+    ///     let Question::Form { message, .. } = question else { return Ok(Reply::decline()) };
+    ///     Ok(if message == "Run delete_note with id = 4?" { Reply::accept() } else { Reply::decline() })
+    /// });
+    /// let done = runtime.call("delete_note", &json!({"id": 4})).await.unwrap();
+    /// assert_eq!(done.output, json!("note 4 deleted"));
+    /// let refused = runtime.call("delete_note", &json!({"id": 5})).await.unwrap_err();
+    /// assert_eq!(refused.code(), "not_approved");
+    /// # });
+    /// ```
+    #[must_use]
+    pub fn with_approver(mut self, approver: impl crate::elicit::Elicitor) -> Self {
+        let config = self.config_mut();
+        let inner = Arc::clone(&config.executor);
+        let asker = crate::elicit::Asker::new(approver);
+        config.executor = Arc::new(approver::Approving { inner, asker });
         self
     }
 

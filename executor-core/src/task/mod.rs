@@ -28,6 +28,7 @@
 //! assert_eq!(task.ttl, Some(std::time::Duration::from_secs(600)));
 //! ```
 
+mod ask;
 mod memory;
 #[cfg(feature = "task-postgres")]
 mod postgres;

@@ -80,8 +80,13 @@ pub struct TaskRecord {
     pub ttl: Duration,
     /// How often a client should poll it.
     pub poll_interval: Duration,
-    /// What it asks the client while `input_required`, by key.
+    /// What it asks the client while `input_required`, by key: each an `elicitation/create`
+    /// request (`{method, params}`), an `inputRequests` entry.
     pub input_requests: Option<Map<String, Value>>,
+    /// Answers a `tasks/update` left for the process that runs the task (one sharing the
+    /// store), by key; that process takes them in within its poll interval.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub input_responses: Option<Map<String, Value>>,
     /// How it ended, once terminal (`None` for `cancelled`).
     pub outcome: Option<TaskOutcome>,
 }
@@ -101,6 +106,7 @@ impl TaskRecord {
             ttl,
             poll_interval,
             input_requests: None,
+            input_responses: None,
             outcome: None,
         }
     }

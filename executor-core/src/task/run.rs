@@ -7,16 +7,19 @@ use std::fmt;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, SystemTime};
 
+use serde_json::{Map, Value};
 use tokio::sync::mpsc;
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
+use super::ask::{Asking, TaskAsker};
 use super::memory::MemoryTaskStore;
 use super::record::{TaskId, TaskOutcome, TaskRecord, TaskStatus};
 use super::store::{StoreError, TaskStore};
 use super::support::TaskSpec;
+use crate::elicit::Asker;
 use crate::failure::{FailureKind, ToolFailure};
-use crate::runtime::{Handle, HandleId};
+use crate::runtime::{Handle, HandleId, Subscription};
 use crate::tool::{BoxFuture, STREAM_CAPACITY, ToolContext, ToolExecution, ToolStreamChunk};
 
 /// A task's TTL when neither its tool nor the server sets one: 5 minutes.
@@ -39,16 +42,25 @@ pub type Finish = Box<dyn FnOnce(Result<ToolExecution, ToolFailure>) -> TaskOutc
 ///
 /// A task's call gets the context it is started with, minus the request's cancellation: it
 /// outlives its request. [`cancel`](Self::cancel) cancels it, its TTL is its deadline, and its
-/// progress messages become the record's `status_message`.
+/// progress messages become the record's `status_message`. A question it asks its user
+/// (`ctx.elicit`, `ctx.confirm`) makes the task `input_required` with the question in
+/// `input_requests`; [`answer`](Self::answer) brings the reply and the call goes on where it
+/// waited.
 #[derive(Clone)]
 pub struct Tasks {
     inner: Arc<Inner>,
 }
 
+/// A call this process runs: its handle, and where `tasks/update` answers go.
+struct Live {
+    handle: Handle,
+    answers: mpsc::Sender<Map<String, Value>>,
+}
+
 struct Inner {
     store: Arc<dyn TaskStore>,
     /// The calls this process runs, until their record is final.
-    live: Mutex<HashMap<TaskId, Handle>>,
+    live: Mutex<HashMap<TaskId, Live>>,
     ttl: Duration,
     poll_interval: Duration,
 }
@@ -153,6 +165,28 @@ impl Tasks {
     where
         C: FnOnce(ToolContext) -> BoxFuture<'static, Result<ToolExecution, ToolFailure>>,
     {
+        let (record, _) = self
+            .start_subscribed(tool, settings, ctx, call, finish)
+            .await?;
+        Ok(record)
+    }
+
+    /// [`start`](Self::start), with a subscription to the call's chunks taken before the call
+    /// starts, so none is missed (a server relaying the task's progress to its client).
+    ///
+    /// # Errors
+    /// As [`start`](Self::start).
+    pub async fn start_subscribed<C>(
+        &self,
+        tool: &str,
+        settings: TaskSpec,
+        ctx: ToolContext,
+        call: C,
+        finish: Finish,
+    ) -> Result<(TaskRecord, Subscription), TaskError>
+    where
+        C: FnOnce(ToolContext) -> BoxFuture<'static, Result<ToolExecution, ToolFailure>>,
+    {
         let tokio = tokio::runtime::Handle::try_current().map_err(|_| TaskError::NoRuntime)?;
         let ttl = settings.ttl.unwrap_or(self.inner.ttl).min(MAX_TASK_TTL);
         let poll = settings.poll_interval.unwrap_or(self.inner.poll_interval);
@@ -161,57 +195,84 @@ impl Tasks {
         self.inner.store.create(record.clone()).await?;
         let token = CancellationToken::new();
         let (sink, chunks) = mpsc::channel(STREAM_CAPACITY);
+        let (questions, asked) = mpsc::channel(1);
+        let (answers, answered) = mpsc::channel(4);
         let ctx = ctx
             .with_cancellation(token.clone())
             .with_stream(sink)
-            .with_deadline(Instant::now() + ttl);
+            .with_deadline(Instant::now() + ttl)
+            .with_extension(Asker::new(TaskAsker::new(questions)));
         let handle = Handle::detached(id, token);
         let subscription = handle.subscribe();
-        self.live().insert(id, handle.clone());
+        let watch = handle.subscribe();
+        let live = Live {
+            handle: handle.clone(),
+            answers,
+        };
+        self.live().insert(id, live);
         handle.start(&tokio, chunks, call(ctx), || {});
         let tasks = self.clone();
         let first = record.clone();
-        tokio.spawn(async move { tasks.follow(handle, subscription, first, finish).await });
-        Ok(record)
+        let follow = Follow {
+            handle,
+            subscription,
+            asked,
+            answered,
+            waiting: None,
+        };
+        tokio.spawn(async move { tasks.follow(follow, first, finish).await });
+        Ok((record, watch))
     }
 
-    /// Writes the handle's progress messages and then its outcome into the task's record.
-    async fn follow(
-        self,
-        handle: Handle,
-        mut subscription: crate::runtime::Subscription,
-        mut record: TaskRecord,
-        finish: Finish,
-    ) {
+    /// Writes the handle's progress messages, its questions and their answers, and then its
+    /// outcome into the task's record: the one writer of a running task's record.
+    async fn follow(self, mut f: Follow, mut record: TaskRecord, finish: Finish) {
         let every = record.poll_interval.max(MIN_STORE_CHECK);
         let mut check = Instant::now() + every;
+        let mut asking = true;
         loop {
-            // `Subscription::next` loses nothing when dropped, so a timeout may cut it short.
-            let Ok(chunk) = tokio::time::timeout_at(check, subscription.next()).await else {
-                self.check_store(&handle).await;
-                check = Instant::now() + every;
-                continue;
-            };
-            let Some(chunk) = chunk else { break };
-            if let ToolStreamChunk::Progress {
-                message: Some(message),
-                ..
-            } = chunk
-                && record.status_message.as_deref() != Some(message.as_str())
-            {
-                record.status_message = Some(message);
-                record.updated_at = SystemTime::now();
-                // A store that fails now may work for the final write; progress is advisory.
-                let _ = self.inner.store.update(record.clone()).await;
+            // Each branch is cancel-safe: `Subscription::next` and `recv` lose nothing when
+            // another branch wins.
+            tokio::select! {
+                chunk = f.subscription.next() => {
+                    let Some(chunk) = chunk else { break };
+                    if let ToolStreamChunk::Progress { message: Some(message), .. } = chunk
+                        && record.status_message.as_deref() != Some(message.as_str())
+                    {
+                        record.status_message = Some(message);
+                        self.write(&mut record).await;
+                    }
+                }
+                question = f.asked.recv(), if asking && f.waiting.is_none() => {
+                    let Some(question) = question else {
+                        asking = false;
+                        continue;
+                    };
+                    record.status = TaskStatus::InputRequired;
+                    let requests = Map::from_iter([(question.key.clone(), question.request.clone())]);
+                    record.input_requests = Some(requests);
+                    record.input_responses = None;
+                    self.write(&mut record).await;
+                    f.waiting = Some(question);
+                }
+                Some(responses) = f.answered.recv() => {
+                    self.take_answer(&mut f, &mut record, &responses).await;
+                }
+                () = tokio::time::sleep_until(check) => {
+                    self.check_store(&mut f, &mut record).await;
+                    check = Instant::now() + every;
+                }
             }
         }
         // The subscription ends after the terminal chunk, so the outcome is sealed.
-        let outcome = handle.outcome().unwrap_or_else(|| {
+        let outcome = f.handle.outcome().unwrap_or_else(|| {
             Err(ToolFailure::internal(
                 "the task's call ended without an outcome",
             ))
         });
         record.updated_at = SystemTime::now();
+        record.input_requests = None;
+        record.input_responses = None;
         match outcome {
             Err(failure) if failure.kind() == FailureKind::Cancelled => {
                 record.status = TaskStatus::Cancelled;
@@ -226,18 +287,79 @@ impl Tasks {
             }
         }
         let _ = self.inner.store.update(record).await;
-        self.live().remove(&handle.id());
+        self.live().remove(&f.handle.id());
     }
 
-    /// Cancels the handle's call when its record says it should not run any more: cancelled
-    /// through another process sharing the store, or forgotten at its TTL.
-    async fn check_store(&self, handle: &Handle) {
-        match self.inner.store.get(handle.id()).await {
-            Ok(Some(record)) if !record.status.is_terminal() => {}
-            Ok(_) => handle.cancel(),
+    /// Stores the running task's record as it is now.
+    async fn write(&self, record: &mut TaskRecord) {
+        record.updated_at = SystemTime::now();
+        // A store that fails now may work for the next write; only the final one must land.
+        let _ = self.inner.store.update(record.clone()).await;
+    }
+
+    /// Hands the waiting question its answer, if `responses` has one (keys that are not
+    /// outstanding are ignored, as the extension says), and the task is `working` again.
+    async fn take_answer(
+        &self,
+        f: &mut Follow,
+        record: &mut TaskRecord,
+        responses: &Map<String, Value>,
+    ) {
+        let Some(answer) = f.waiting.as_ref().and_then(|q| responses.get(&q.key)) else {
+            return;
+        };
+        let answer = answer.clone();
+        let Some(question) = f.waiting.take() else {
+            return;
+        };
+        record.status = TaskStatus::Working;
+        record.input_requests = None;
+        record.input_responses = None;
+        self.write(record).await;
+        // The call may have ended meanwhile (cancelled): nothing waits for the answer then.
+        let _ = question.answer.send(answer);
+    }
+
+    /// Reads the task's record back: cancels the call when the record says it should not
+    /// run any more (cancelled through another process sharing the store, or forgotten at its
+    /// TTL), takes in answers another process left in it, and writes this process's record
+    /// again over one another process changed otherwise.
+    async fn check_store(&self, f: &mut Follow, record: &mut TaskRecord) {
+        let stored = match self.inner.store.get(f.handle.id()).await {
+            Ok(Some(stored)) if !stored.status.is_terminal() => stored,
+            Ok(_) => return f.handle.cancel(),
             // The store is unreachable: keep running, the final write may succeed.
-            Err(_) => {}
+            Err(_) => return,
+        };
+        if let Some(responses) = &stored.input_responses {
+            self.take_answer(f, record, responses).await;
+        } else if stored.status != record.status || stored.input_requests != record.input_requests {
+            self.write(record).await;
         }
+    }
+
+    /// `tasks/update`: answers to the questions a task waits on (`ElicitResult`s by key). The
+    /// call waiting goes on; keys that are not outstanding are ignored. A task that runs in
+    /// another process sharing the store gets them through the store, within its poll
+    /// interval.
+    ///
+    /// # Errors
+    /// As [`get`](Self::get).
+    pub async fn answer(&self, id: &str, responses: Map<String, Value>) -> Result<(), TaskError> {
+        let mut record = self.get(id).await?;
+        if record.status != TaskStatus::InputRequired {
+            return Ok(());
+        }
+        let here = self.live().get(&record.id).map(|live| live.answers.clone());
+        if let Some(answers) = here {
+            // The follower is gone only once the task is final: then there is nothing to answer.
+            let _ = answers.send(responses).await;
+            return Ok(());
+        }
+        record.input_responses = Some(responses);
+        record.updated_at = SystemTime::now();
+        self.inner.store.update(record).await?;
+        Ok(())
     }
 
     /// The task's record.
@@ -263,7 +385,7 @@ impl Tasks {
         if record.status.is_terminal() {
             return Ok(());
         }
-        let running = self.live().get(&record.id).cloned();
+        let running = self.live().get(&record.id).map(|live| live.handle.clone());
         if let Some(handle) = running {
             handle.cancel();
             return Ok(());
@@ -280,13 +402,24 @@ impl Tasks {
     #[must_use]
     pub fn handle(&self, id: &str) -> Option<Handle> {
         let key: TaskId = id.parse().ok()?;
-        self.live().get(&key).cloned()
+        self.live().get(&key).map(|live| live.handle.clone())
     }
 
-    fn live(&self) -> std::sync::MutexGuard<'_, HashMap<TaskId, Handle>> {
+    fn live(&self) -> std::sync::MutexGuard<'_, HashMap<TaskId, Live>> {
         self.inner
             .live
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
     }
+}
+
+/// What a task's follower watches: the call's handle and stream, its questions, and the
+/// answers `tasks/update` brings.
+struct Follow {
+    handle: Handle,
+    subscription: crate::runtime::Subscription,
+    asked: mpsc::Receiver<Asking>,
+    answered: mpsc::Receiver<Map<String, Value>>,
+    /// The question the task is `input_required` for.
+    waiting: Option<Asking>,
 }

@@ -91,6 +91,13 @@ pub struct ToolSpec {
     /// (`#[tool(task = "optional")]`; see [`crate::task`]). `None`: never a task.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub task: Option<TaskSpec>,
+    /// Whether the tool may ask its user a question while it runs (`ctx.elicit`,
+    /// `ctx.confirm`, `#[tool(confirm)]`, or a remote tool relaying its server's questions).
+    /// `#[tool]` sets it for tools that take a `&ToolContext` or `confirm`; a provider loop
+    /// ([`Definitions::answer`](crate::provider::Definitions::answer)) defers the calls of such
+    /// tools when they ask, and runs the others without the machinery. Not on any wire.
+    #[serde(skip)]
+    pub asks_user: bool,
 }
 
 fn is_default(a: &ToolAnnotations) -> bool {
@@ -117,7 +124,15 @@ impl ToolSpec {
             scopes: Vec::new(),
             icons: Vec::new(),
             task: None,
+            asks_user: false,
         }
+    }
+
+    /// Says whether the tool may ask its user a question (see [`asks_user`](Self::asks_user)).
+    #[must_use]
+    pub const fn with_asks_user(mut self, asks: bool) -> Self {
+        self.asks_user = asks;
+        self
     }
 
     /// Sets the task settings (see [`task`](Self::task)).

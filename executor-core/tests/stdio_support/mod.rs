@@ -45,11 +45,22 @@ impl StdioClient {
         client
     }
 
-    async fn send(&mut self, message: &Value) {
+    /// Writes one message.
+    pub async fn send(&mut self, message: &Value) {
         self.write
             .write_all(format!("{message}\n").as_bytes())
             .await
             .unwrap();
+    }
+
+    /// The next message the server writes, whatever it is.
+    pub async fn message(&mut self) -> Value {
+        let line = tokio::time::timeout(WAIT, self.lines.next_line())
+            .await
+            .expect("the server writes")
+            .unwrap()
+            .expect("the pipe stays open");
+        serde_json::from_str(&line).unwrap()
     }
 
     /// Sends request `id` and returns its whole response.

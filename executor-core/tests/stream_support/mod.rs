@@ -1,4 +1,5 @@
 //! Reading a tool stream to its end in the MCP client tests.
+#![allow(dead_code)] // each test binary uses a different subset
 
 use std::time::Duration;
 

@@ -45,3 +45,45 @@ fn prompt_error_keeps_the_function() {
     );
     assert_expansion("prompt_fallback", out);
 }
+
+#[test]
+fn prompts_block() {
+    let out = super::prompts(
+        quote!(),
+        quote! {
+            impl Library {
+                /// Recommends a book.
+                #[prompt(title = "Recommend")]
+                async fn recommend(
+                    &self,
+                    /// The genre.
+                    #[arg(complete = genres)]
+                    genre: String,
+                    ctx: &ToolContext,
+                ) -> String { todo!() }
+
+                /// Lists the shelf.
+                #[prompt(name = "shelf")]
+                fn list_shelf(&self) -> PromptMessage { todo!() }
+
+                fn other(&self) {}
+            }
+        },
+    );
+    assert_expansion("prompts_block", out);
+}
+
+#[test]
+fn resources_block() {
+    let out = crate::resource::resources(
+        quote!(),
+        quote! {
+            impl<S: Store> Library<S> {
+                /// One book.
+                #[resource(template = "library://books/{id}", mime_type = "text/plain")]
+                fn book(&self, id: u32, ctx: &ToolContext) -> String { todo!() }
+            }
+        },
+    );
+    assert_expansion("resources_block", out);
+}

@@ -35,7 +35,7 @@ pub fn check_uri(
                     "a resource URI cannot be empty; write one such as `\"docs://readme\"`",
                 );
             }
-            for p in &model.params {
+            for p in model.args() {
                 errors.spanned(
                     &p.ident,
                     format!(
@@ -68,14 +68,14 @@ fn check_variables(
     errors: &mut Errors,
 ) {
     for var in variables {
-        if !model.params.iter().any(|p| p.name == *var) {
+        if !model.args().any(|p| p.name == *var) {
             errors.spanned(
                 template,
                 format!("template variable `{{{var}}}` has no parameter; add `{var}: String` (or another type) to the function"),
             );
         }
     }
-    for p in &model.params {
+    for p in model.args() {
         if !variables.contains(&p.name) {
             errors.spanned(
                 &p.ident,

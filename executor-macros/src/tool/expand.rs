@@ -2,7 +2,7 @@
 //! A tool's spec is written by `spec.rs`, its call by `call.rs`.
 
 use proc_macro2::{Ident, Span, TokenStream};
-use quote::{ToTokens, quote, quote_spanned};
+use quote::{quote, quote_spanned};
 use syn::Path;
 
 use super::call::{call_body, context_free_output, ctx_ident, params_ident, reads_context};
@@ -202,22 +202,8 @@ pub fn executor_impl(
     runtime: &TokenStream,
     methods: &TokenStream,
 ) -> TokenStream {
-    let (impl_generics, _, where_clause) = block.generics.split_for_impl();
-    let self_ty = &block.self_ty;
-    quote! {
-        #block
-
-        #[allow(unused_qualifications)] // every runtime path goes through `__rt` on purpose
-        const _: () = {
-            #runtime
-
-            #[automatically_derived]
-            impl #impl_generics __rt::ContextExecutor for #self_ty #where_clause {
-                #methods
-            }
-        };
-    }
-    .into_token_stream()
+    let executor = Ident::new("ContextExecutor", Span::call_site());
+    crate::util::impl_for_block(block, runtime, &executor, methods)
 }
 
 // Input:  toolset![add, math::divide]

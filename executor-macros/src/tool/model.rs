@@ -193,7 +193,7 @@ impl ToolFn {
                 return None;
             }
         };
-        if let Some(context) = context_param(&pt.ty, errors) {
+        if let Some(context) = util::context_param(&pt.ty, errors) {
             if let Some((span, _)) = attr.default.as_ref().map(|(s, e)| (*s, e)) {
                 errors.at(span, "the injected `&ToolContext` takes no #[arg] keys");
             }
@@ -304,37 +304,6 @@ fn strip_param_attrs(sig: &mut Signature, errors: &mut Errors) -> Vec<(ArgAttr, 
         }
     }
     out
-}
-
-/// `Some(true)` for `&ToolContext`, `Some(false)` after reporting `&mut ToolContext` or
-/// `ToolContext` by value, `None`
-/// for any other type. The type is checked by rustc too: the generated call passes a
-/// `&tool_executor::ToolContext`, so a different type named `ToolContext` fails to compile
-/// instead of being silently injected.
-fn context_param(ty: &Type, errors: &mut Errors) -> Option<bool> {
-    if let Type::Path(p) = ty
-        && p.qself.is_none()
-        && p.path.segments.last()?.ident == "ToolContext"
-    {
-        errors.spanned(
-            ty,
-            "take the context by reference: `ctx: &ToolContext`; it is lent to the tool for the call, not moved into it",
-        );
-        return Some(false);
-    }
-    let Type::Reference(r) = ty else { return None };
-    let Type::Path(p) = &*r.elem else { return None };
-    if p.qself.is_some() || p.path.segments.last()?.ident != "ToolContext" {
-        return None;
-    }
-    if let Some(m) = &r.mutability {
-        errors.spanned(
-            m,
-            "take the context by shared reference: `ctx: &ToolContext`",
-        );
-        return Some(false);
-    }
-    Some(true)
 }
 
 fn decode_of(ty: &Type) -> Decode {

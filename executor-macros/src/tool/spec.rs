@@ -5,7 +5,7 @@ use proc_macro2::{Ident, Span, TokenStream};
 use quote::{quote, quote_spanned};
 use syn::Type;
 
-use super::model::{Arg, Decode, Ret, ToolFn};
+use super::model::{Arg, Decode, Param, Ret, ToolFn};
 use super::schema;
 use super::types::{erase_lifetimes, span_of};
 use crate::util::json_string;
@@ -58,6 +58,9 @@ pub fn spec(model: &ToolFn) -> TokenStream {
         .as_ref()
         .map(|src| quote!(.with_icons([__rt::Icon::new(#src)])));
     let task = task(model);
+    // The tools that can ask: only their calls get a provider loop's deferral.
+    let asks = (model.confirm || model.params.iter().any(|p| matches!(p, Param::Context)))
+        .then(|| quote!(.with_asks_user(true)));
     quote! {
         __rt::ToolSpec::new(#name, #description, #input)
             .with_output_schema(#output)
@@ -68,6 +71,7 @@ pub fn spec(model: &ToolFn) -> TokenStream {
             #scopes
             #icons
             #task
+            #asks
     }
 }
 

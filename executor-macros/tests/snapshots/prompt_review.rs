@@ -25,10 +25,15 @@ const _: () = {
                 icons: __rt::vec![__rt::Icon::new("https://example.com/review.png")],
             })
         }
-        fn get(
-            __executor_args: &__rt::Map<__rt::String, __rt::Value>,
-        ) -> __rt::BoxFuture<'_, __rt::Result<__rt::PromptResult, __rt::ToolFailure>> {
+        fn get<'__executor>(
+            __executor_args: &'__executor __rt::Map<__rt::String, __rt::Value>,
+            __executor_ctx: &'__executor __rt::ToolContext,
+        ) -> __rt::BoxFuture<
+            '__executor,
+            __rt::Result<__rt::PromptResult, __rt::ToolFailure>,
+        > {
             __rt::Box::pin(async move {
+                let _ = (__executor_args, __executor_ctx);
                 let __executor_code = __rt::catalog_arg::<
                     __rt::String,
                 >(__executor_args, "code", true)?;

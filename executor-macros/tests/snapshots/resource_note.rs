@@ -24,12 +24,13 @@ const _: () = {
         fn read<'__executor>(
             __executor_uri: &'__executor str,
             __executor_args: &'__executor __rt::Map<__rt::String, __rt::Value>,
+            __executor_ctx: &'__executor __rt::ToolContext,
         ) -> __rt::BoxFuture<
             '__executor,
             __rt::Result<__rt::Vec<__rt::ResourceContents>, __rt::ToolFailure>,
         > {
             __rt::Box::pin(async move {
-                let _ = __executor_args;
+                let _ = (__executor_args, __executor_ctx);
                 let __executor_user = __rt::catalog_arg::<
                     String,
                 >(__executor_args, "user", true)?;

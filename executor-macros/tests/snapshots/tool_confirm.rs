@@ -33,7 +33,8 @@ const _: () = {
                     .with_annotations(__rt::ToolAnnotations {
                         destructive: __rt::Some(true),
                         ..__rt::Default::default()
-                    }),
+                    })
+                    .with_asks_user(true),
             ))
         }
         #[inline]

@@ -46,7 +46,8 @@ const _: () = {
                             .iter()
                             .copied(),
                     )
-                    .with_timeout(__rt::Duration::from_millis(200u64)),
+                    .with_timeout(__rt::Duration::from_millis(200u64))
+                    .with_asks_user(true),
             ))
         }
         #[inline]

@@ -53,7 +53,8 @@ const _: () = {
                             .iter()
                             .copied(),
                     )
-                    .with_timeout(__rt::Duration::from_millis(5000u64)),
+                    .with_timeout(__rt::Duration::from_millis(5000u64))
+                    .with_asks_user(true),
             ))
         }
         #[inline]

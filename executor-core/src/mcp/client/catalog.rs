@@ -69,6 +69,8 @@ fn spec_of(tool: &Tool) -> (ToolSpec, bool) {
         description,
         Value::Object((*tool.input_schema).clone()),
     );
+    // A remote tool may ask (a task's `input_required`): its questions reach our caller.
+    spec.asks_user = true;
     let mut unwrap = false;
     if let Some(schema) = &tool.output_schema {
         let schema = Value::Object((**schema).clone());

@@ -333,7 +333,10 @@ impl McpToolExecutor {
         match result? {
             ServerResult::CallToolResult(result) => Ok(result),
             // The server runs the call as a task (`task.rs`).
-            ServerResult::CreateTaskResult(created) => task::follow(peer, created, ctx).await,
+            ServerResult::CreateTaskResult(created) => {
+                let elicitor = self.shared.config.elicitor.as_ref();
+                task::follow(peer, created, ctx, elicitor).await
+            }
             _ => Err(ServiceError::UnexpectedResponse),
         }
     }

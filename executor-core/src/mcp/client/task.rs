@@ -2,16 +2,23 @@
 //! `tasks/get` at the server's `pollIntervalMs` until the task ends, its status messages passed
 //! to the call's context as progress, `tasks/cancel` if the caller stops waiting. The caller
 //! sees the task's result as if the call had answered directly. The call's own deadline
-//! bounds the polling (the executor's `drive` drops this future when it passes).
+//! bounds the polling (the executor's `drive` drops this future when it passes). A task that
+//! asks (`input_required`) has its questions put to the caller's own user (the call's context
+//! can ask: a question travels on to whoever called us) or else to the client's elicitor
+//! (`McpServerConfig::with_elicitor`), and the answers go back with `tasks/update`.
 
+use std::collections::HashSet;
 use std::time::Duration;
 
 use rmcp::model::{
-    CallToolResult, CancelTaskParams, CreateTaskResult, ErrorData, GetTaskParams, TaskPayload,
+    CallToolResult, CancelTaskParams, CreateTaskResult, ErrorData, GetTaskParams, InputRequest,
+    InputRequests, InputResponses, TaskPayload, UpdateTaskParams,
 };
 use rmcp::service::{Peer, RoleClient, ServiceError};
 use serde_json::Value;
 
+use super::config::Elicitor;
+use crate::elicit::ElicitError;
 use crate::tool::ToolContext;
 use crate::transport::cancel::CancelOnDrop;
 
@@ -27,11 +34,15 @@ pub(super) async fn follow(
     peer: &Peer<RoleClient>,
     created: CreateTaskResult,
     ctx: &ToolContext,
+    elicitor: Option<&Elicitor>,
 ) -> Result<CallToolResult, ServiceError> {
     let id = created.task.task_id;
     let mut guard = CancelOnDrop::armed(cancel(peer.clone(), id.clone()));
     let mut poll = interval(created.task.poll_interval_ms);
     let mut message = created.task.status_message;
+    // The questions answered already: the server may show one a poll longer while the
+    // answer reaches the process that runs the task.
+    let mut answered = HashSet::new();
     if let Some(text) = &message {
         ctx.progress(0.0, Some(text.clone())).await;
     }
@@ -54,18 +65,66 @@ pub(super) async fn follow(
             TaskPayload::Cancelled => Err(ServiceError::Cancelled {
                 reason: Some(format!("the server cancelled task {id}")),
             }),
-            // Answering input requests is the elicitation work's; until then the task is
-            // cancelled (the guard still fires) rather than left waiting for nobody.
-            TaskPayload::InputRequired { .. } => {
-                return Err(malformed(
-                    "it asks for input (input_required), which this client does not answer",
-                ));
+            TaskPayload::InputRequired { input_requests } => {
+                let responses = answer(&input_requests, &mut answered, ctx, elicitor).await?;
+                if !responses.is_empty() {
+                    peer.update_task(UpdateTaskParams::new(id.clone(), responses))
+                        .await?;
+                }
+                continue;
             }
             _ => Err(malformed("its status is unknown to this client")),
         };
         guard.disarm();
         return outcome;
     }
+}
+
+/// The answers to the questions of `requests` not answered yet, each put to the caller's user
+/// (or the client's elicitor).
+///
+/// # Errors
+/// When a question cannot be asked here, or is of a kind this client does not answer: the
+/// call fails, and dropping it cancels the task rather than leave it waiting for nobody.
+async fn answer(
+    requests: &InputRequests,
+    answered: &mut HashSet<String>,
+    ctx: &ToolContext,
+    elicitor: Option<&Elicitor>,
+) -> Result<InputResponses, ServiceError> {
+    let mut responses = InputResponses::new();
+    for (key, request) in requests {
+        if answered.contains(key) {
+            continue;
+        }
+        let InputRequest::Elicitation(request) = request else {
+            return Err(malformed(&format!(
+                "it asks `{key}` for something other than an elicitation, which this client \
+                 does not answer"
+            )));
+        };
+        let params = serde_json::to_value(request)
+            .map(|r| r["params"].clone())
+            .map_err(|e| malformed(&format!("its question `{key}` is unreadable: {e}")))?;
+        let question = super::elicitation::question(&params)
+            .map_err(|e| malformed(&format!("its question `{key}`: {e}")))?;
+        let reply = if ctx.can_elicit() {
+            ctx.ask(question).await
+        } else if let Some(elicitor) = elicitor {
+            elicitor.0.ask(question).await
+        } else {
+            Err(ElicitError::Unsupported(
+                "the caller cannot be asked and the client has no elicitor \
+                 (McpServerConfig::with_elicitor)"
+                    .to_owned(),
+            ))
+        };
+        let reply = reply.map_err(|e| malformed(&format!("it asks for input: {e}")))?;
+        let schema = params.get("requestedSchema");
+        responses.insert(key.clone(), super::elicitation::answer(reply, schema));
+        answered.insert(key.clone());
+    }
+    Ok(responses)
 }
 
 /// The server's suggested interval, within [`POLL_BOUNDS`].

@@ -26,7 +26,7 @@ use std::io;
 
 use rmcp::model::{
     CallToolRequestParams, ClientJsonRpcMessage, ClientRequest, ErrorCode, ErrorData, GetMeta,
-    ProtocolVersion, RequestId, ServerJsonRpcMessage,
+    ProtocolVersion, RequestId, ServerJsonRpcMessage, ServerResult,
 };
 use rmcp::service::RoleServer;
 use rmcp::transport::Transport;
@@ -35,6 +35,7 @@ use tokio::io::{AsyncRead, AsyncWrite, BufReader};
 use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 
+use super::tasks_legacy;
 use line::{Line, find_id, read_line, request_id, trim};
 use writer::Writer;
 
@@ -46,13 +47,22 @@ pub(crate) struct LineTransport {
     incoming: mpsc::Receiver<ClientJsonRpcMessage>,
     writer: Writer,
     reader: JoinHandle<()>,
+    /// The server runs tasks: 2025-11-25 task requests are renamed for it, and its
+    /// `initialize` answer declares them (`mcp/tasks_legacy.rs`).
+    legacy_tasks: bool,
 }
 
 impl LineTransport {
     /// Starts the reader and writer tasks (so it must be called on a Tokio runtime).
     /// `max_line` bounds one request line, `max_pending_output` the answers queued and not
     /// yet written before the reader stops reading requests.
-    pub(crate) fn new<R, W>(read: R, write: W, max_line: usize, max_pending_output: usize) -> Self
+    pub(crate) fn new<R, W>(
+        read: R,
+        write: W,
+        max_line: usize,
+        max_pending_output: usize,
+        legacy_tasks: bool,
+    ) -> Self
     where
         R: AsyncRead + Unpin + Send + 'static,
         W: AsyncWrite + Unpin + Send + 'static,
@@ -65,11 +75,13 @@ impl LineTransport {
             max_line,
             initialized: false,
             line: Vec::new(),
+            legacy_tasks,
         };
         Self {
             incoming,
             writer,
             reader: tokio::spawn(reader.run(tx)),
+            legacy_tasks,
         }
     }
 }
@@ -89,6 +101,8 @@ struct Reader<R> {
     initialized: bool,
     /// The line being read, reused from line to line.
     line: Vec<u8>,
+    /// 2025-11-25 task requests are renamed (`mcp/tasks_legacy.rs`).
+    legacy_tasks: bool,
 }
 
 impl<R: AsyncRead + Unpin> Reader<R> {
@@ -129,6 +143,18 @@ impl<R: AsyncRead + Unpin> Reader<R> {
             }
             // rmcp answers `server/discover` (2026-07-28) before or after `initialize`.
             ClientRequest::PingRequest(_) | ClientRequest::DiscoverRequest(_) => None,
+            // A 2025-11-25 task request, renamed below: served once the session is open.
+            ClientRequest::CustomRequest(custom) if tasks_legacy::is_private(&custom.method) => {
+                (!self.initialized).then(|| {
+                    (
+                        ErrorCode::INVALID_REQUEST,
+                        format!(
+                            "`{}` before `initialize`: send `initialize` first",
+                            tasks_legacy::public(&custom.method)
+                        ),
+                    )
+                })
+            }
             // A known method whose params did not parse lands here as a custom request.
             ClientRequest::CustomRequest(custom)
                 if KNOWN_METHODS.contains(&custom.method.as_str()) =>
@@ -185,6 +211,11 @@ impl<R: AsyncRead + Unpin> Reader<R> {
             if line.is_empty() {
                 continue;
             }
+            let renamed = self
+                .legacy_tasks
+                .then(|| tasks_legacy::rewrite(line))
+                .flatten();
+            let line = renamed.as_deref().unwrap_or(line);
             // Parsed once, straight into rmcp's message type. Only a line that does not parse
             // that way goes through a `Value`, to find its id for the error (measured in
             // BENCHMARKS.md §7: parsing every line to a `Value` first cost each request a second
@@ -264,7 +295,20 @@ impl Transport<RoleServer> for LineTransport {
         &mut self,
         item: ServerJsonRpcMessage,
     ) -> impl Future<Output = Result<(), Self::Error>> + Send + 'static {
-        self.writer.line(&item)
+        let line = if self.legacy_tasks
+            && let ServerJsonRpcMessage::Response(response) = &item
+            && matches!(response.result, ServerResult::InitializeResult(_))
+        {
+            serde_json::to_value(&item).and_then(|mut value| {
+                if let Some(result) = value.get_mut("result") {
+                    tasks_legacy::advertise(result);
+                }
+                serde_json::to_vec(&value)
+            })
+        } else {
+            serde_json::to_vec(&item)
+        };
+        self.writer.serialized(line)
     }
 
     async fn receive(&mut self) -> Option<ClientJsonRpcMessage> {

@@ -92,16 +92,22 @@ impl Writer {
         &self,
         message: &ServerJsonRpcMessage,
     ) -> impl Future<Output = io::Result<()>> + Send + 'static + use<> {
-        let queued = serde_json::to_vec(message)
-            .map_err(io::Error::other)
-            .and_then(|mut bytes| {
-                bytes.push(b'\n');
-                let len = bytes.len();
-                self.pending.bytes.fetch_add(len, Ordering::AcqRel);
-                self.queue(|done| Job::Line(bytes, done)).inspect_err(|_| {
-                    self.pending.sub(len);
-                })
-            });
+        self.serialized(serde_json::to_vec(message))
+    }
+
+    /// [`line`](Self::line) for a message already serialized.
+    pub(super) fn serialized(
+        &self,
+        message: serde_json::Result<Vec<u8>>,
+    ) -> impl Future<Output = io::Result<()>> + Send + 'static + use<> {
+        let queued = message.map_err(io::Error::other).and_then(|mut bytes| {
+            bytes.push(b'\n');
+            let len = bytes.len();
+            self.pending.bytes.fetch_add(len, Ordering::AcqRel);
+            self.queue(|done| Job::Line(bytes, done)).inspect_err(|_| {
+                self.pending.sub(len);
+            })
+        });
         async move { finished(queued?.await) }
     }
 

@@ -7,8 +7,9 @@ tool is listed and callable under its new name, with its hidden argument gone fr
 schema; the hidden `admin` tool is absent and a call of it refused (JSON-RPC -32602, like any
 unknown tool), as is the renamed tool's old name; the guardrail hook's refusal is an
 `isError` result with its code; and when `unlock` changes the visibility, the change reaches
-the client on its `subscriptions/listen` stream and the tool appears. Exits non-zero on the
-first failed check.
+the client on its `subscriptions/listen` stream and the tool appears; so does the prompt
+`unlock` adds to the served catalog (`promptsListChanged`). Exits non-zero on the first failed
+check.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import sys
 
 import anyio
 from mcp import Client, StdioServerParameters
-from mcp.client.subscriptions import ToolsListChanged
+from mcp.client.subscriptions import PromptsListChanged, ToolsListChanged
 from mcp.shared.exceptions import MCPError
 
 checks = 0
@@ -69,13 +70,21 @@ async def run(client: Client) -> None:
     check(text_of(result) == "`cat` may not touch /etc/shadow", f"refusal text: {text_of(result)!r}")
     check((result.meta or {})["executor/failure"]["code"] == "guardrail", f"refusal code: {result.meta}")
 
-    async with client.listen(tools_list_changed=True) as subscription:
+    check(client.server_capabilities.prompts.list_changed is True, "a catalog that changes says so")
+    check((await client.list_prompts()).prompts == [], "no prompt before unlock")
+    async with client.listen(tools_list_changed=True, prompts_list_changed=True) as subscription:
         result = await client.call_tool("unlock", {})
         check(not result.is_error, f"unlock: {result}")
+        events = []
         with anyio.fail_after(10):
-            event = await subscription.__anext__()
-        check(isinstance(event, ToolsListChanged), f"list_changed reaches the client: {event!r}")
+            events.append(await subscription.__anext__())
+            events.append(await subscription.__anext__())
+        kinds = sorted(type(e).__name__ for e in events)
+        check(kinds == ["PromptsListChanged", "ToolsListChanged"], f"both changes reach the client: {events!r}")
+        check(all(isinstance(e, (PromptsListChanged, ToolsListChanged)) for e in events), "typed events")
     check(await names(client) == ["cat", "delete_file", "unlock"], "the unlocked tool appears")
+    prompts = [p.name for p in (await client.list_prompts()).prompts]
+    check(prompts == ["admin_help"], f"the unlocked prompt appears: {prompts}")
     result = await client.call_tool("delete_file", {"path": "old.txt"})
     check(not result.is_error and result.structured_content == {"result": "deleted old.txt"}, f"{result}")
 
