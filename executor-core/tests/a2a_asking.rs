@@ -594,8 +594,9 @@ mod relay {
         assert_eq!(out.output, json!("deleted note 12"));
         assert_eq!(
             *asked.lock().unwrap(),
-            vec![Question::Confirm {
-                message: "Run delete_note with id = 12?".into()
+            vec![Question::Form {
+                message: "Run delete_note with id = 12?".into(),
+                schema: json!({"type": "object", "properties": {}}),
             }]
         );
 

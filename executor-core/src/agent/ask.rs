@@ -18,6 +18,8 @@
 //!   another digest is refused.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use a2a_protocol_server::RequestContext;
 use a2a_protocol_types::approval::{ApprovalDecision, ApprovalRequest, Decision};
@@ -27,8 +29,11 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
 use super::emitter::Emitter;
-use crate::elicit::{Asker, ElicitError, Question, Replay, Reply, json_digest};
+use crate::elicit::{
+    Asked, Asker, ElicitError, Elicitor, Question, Replay, Reply, Run, json_digest, question_key,
+};
 use crate::schema::dialect::integral_floats_to_integers;
+use crate::tool::BoxFuture;
 
 /// The extension that marks a question's data part (its part metadata holds the question's
 /// key under this URI) and a status message that carries one (`message.extensions`).
@@ -245,32 +250,47 @@ pub(super) fn approval_request(
 }
 
 /// One turn of a call that may ask: the answers it starts with and the question it ends on
-/// (an [`elicit::Replay`](Replay) whose approvals must carry this call's digest).
+/// (a [`Replay`]), and the check that an approval answered on an earlier turn is for the very
+/// question asked again at its place (its digest).
 pub(super) struct Round {
     replay: Replay,
+    checked: Arc<Checked>,
+}
+
+struct Checked {
+    tool: String,
+    arguments: Value,
+    answers: BTreeMap<String, Value>,
+    next: AtomicUsize,
+    inner: Asker,
 }
 
 impl Round {
     pub(super) fn new(tool: &str, arguments: &Value, answers: BTreeMap<String, Value>) -> Self {
-        let (tool, arguments) = (tool.to_owned(), arguments.clone());
-        let replay = Replay::new(answers)
-            .with_answer_check(move |question, answer| check(&tool, &arguments, question, answer));
-        Self { replay }
+        let replay = Replay::new(answers.clone());
+        let checked = Arc::new(Checked {
+            tool: tool.to_owned(),
+            arguments: arguments.clone(),
+            answers,
+            next: AtomicUsize::new(0),
+            inner: replay.asker(),
+        });
+        Self { replay, checked }
     }
 
     /// The asker the call's tool puts its questions to.
     pub(super) fn asker(&self) -> Asker {
-        self.replay.asker()
+        Asker::from_shared(Arc::clone(&self.checked) as Arc<dyn Elicitor>)
     }
 
-    /// Resolves once the tool asked a question nobody answered yet.
-    pub(super) fn asked(&self) -> tokio::sync::futures::Notified<'_> {
-        self.replay.notified()
+    /// Runs `work` until it ends or the call asks a question nobody answered yet.
+    pub(super) fn run<F: std::future::Future>(&self, work: F) -> Run<'_, F> {
+        self.replay.run(work)
     }
 
-    /// The first unanswered question, with its key.
-    pub(super) fn question(&self) -> Option<(String, Question)> {
-        self.replay.asked().map(|asked| (asked.key, asked.question))
+    /// The question this turn ended on, if the call asked one nobody answered yet.
+    pub(super) fn asked(&self) -> Option<Asked> {
+        self.replay.asked()
     }
 
     /// The answers this turn started with.
@@ -279,24 +299,34 @@ impl Round {
     }
 }
 
-/// An approval answered on an earlier turn must be for this very question: its digest.
-fn check(
-    tool: &str,
-    arguments: &Value,
-    question: &Question,
-    answer: &Value,
-) -> Result<(), ElicitError> {
-    let Question::Confirm { message } = question else {
-        return Ok(());
-    };
-    let digest = approval_digest(tool, arguments, message);
-    if answer.get("digest").and_then(Value::as_str) == Some(digest.as_str()) {
-        return Ok(());
+impl Elicitor for Checked {
+    fn ask(&self, question: Question) -> BoxFuture<'static, Result<Reply, ElicitError>> {
+        let key = question_key(self.next.fetch_add(1, Ordering::Relaxed));
+        if let Some(answer) = self.answers.get(&key)
+            && let Err(error) = self.check(&question, answer)
+        {
+            return Box::pin(async move { Err(error) });
+        }
+        self.inner.ask(question)
     }
-    Err(ElicitError::Failed(format!(
-        "the approval given answers another action than {message:?} (its digest differs): \
-         the tool asked something else on this run"
-    )))
+}
+
+impl Checked {
+    /// An approval answered on an earlier turn must be for this very question: its digest.
+    fn check(&self, question: &Question, answer: &Value) -> Result<(), ElicitError> {
+        if !question.is_confirm() {
+            return Ok(());
+        }
+        let message = question.message();
+        let digest = approval_digest(&self.tool, &self.arguments, message);
+        if answer.get("digest").and_then(Value::as_str) == Some(digest.as_str()) {
+            return Ok(());
+        }
+        Err(ElicitError::Failed(format!(
+            "the approval given answers another action than {message:?} (its digest differs): \
+             the tool asked something else on this run"
+        )))
+    }
 }
 
 /// A question a peer's `input-required` status message asks, as one of ours: a data part of
@@ -305,8 +335,10 @@ fn check(
 #[cfg(feature = "a2a-client")]
 pub(crate) fn question_of(message: &Message) -> Option<(Question, Option<ApprovalRequest>)> {
     if let Ok(Some(request)) = ApprovalRequest::read(message) {
-        let question = Question::Confirm {
+        // A yes/no question: a form with no fields, as `ToolContext::confirm` asks.
+        let question = Question::Form {
             message: request.summary.clone(),
+            schema: json!({ "type": "object", "properties": {} }),
         };
         return Some((question, Some(request)));
     }

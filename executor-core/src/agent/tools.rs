@@ -22,7 +22,7 @@ use super::example::example_call;
 use super::queue::{TaskQueue, run_execute};
 use super::running::RunningCalls;
 use crate::auth::Principal;
-use crate::elicit::Question;
+use crate::elicit::Asked;
 use crate::failure::ToolFailure;
 use crate::runtime::{Handle, HandleId, is_i_json};
 use crate::schema::dialect::integral_floats_to_integers;
@@ -355,9 +355,7 @@ impl ToolAgent {
                 pending.answers,
             )),
             Resume::Refused(question) => Err(emit.input_required_with(question).await),
-            Resume::Broken(why) => Err(emit
-                .fail(FailureClass::Internal, why, "invalid_request")
-                .await),
+            Resume::Broken(why) => Err(emit.fail(FailureClass::Internal, why, "internal").await),
         }
     }
 
@@ -403,17 +401,17 @@ impl ToolAgent {
         // Cancels the call if this turn ends early (a refused write, a dropped turn).
         let running = self.running.start(&ctx.task_id.0, &handle);
         handle.start(&tokio::runtime::Handle::current(), watched, work, || {});
+        // Until the call ends (`call_ended`) or asks a question nobody answered yet.
         let asked = {
-            let mut asked = pin!(round.asked());
+            let mut waiting = pin!(round.run(&mut call_ended));
             loop {
                 tokio::select! {
                     biased;
-                    () = &mut asked => break true,
+                    ended = &mut waiting => break ended.is_err(),
                     Some(chunk) = rx.recv() => {
                         let _ = watch.try_send(chunk.clone());
                         forward(emit, chunk).await?;
                     }
-                    _ = &mut call_ended => break false,
                 }
             }
         };
@@ -485,13 +483,14 @@ impl ToolAgent {
             .await?;
         // A question nobody answered yet ends the turn (a sync body returns `Suspended`
         // through `?`, so its outcome is a failure that the question stands for).
-        if let Some((asked, question)) = round.question() {
-            let approval = match &question {
-                Question::Confirm { message } => {
-                    Some(approval_request(ctx, &tool, &arguments, message))
-                }
-                _ => None,
-            };
+        if let Some(Asked {
+            key: asked,
+            question,
+        }) = round.asked()
+        {
+            let approval = question
+                .is_confirm()
+                .then(|| approval_request(ctx, &tool, &arguments, question.message()));
             let pending = Pending {
                 tool,
                 arguments,

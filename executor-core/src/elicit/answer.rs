@@ -26,13 +26,6 @@ pub enum Question {
         /// The page.
         url: String,
     },
-    /// A yes/no approval of the call ([`ToolContext::confirm`](crate::ToolContext::confirm),
-    /// `#[tool(confirm)]`): over MCP a form with no fields, where accepting is the yes; over
-    /// A2A an approval request whose digest binds the call's exact arguments.
-    Confirm {
-        /// What the user approves, in words.
-        message: String,
-    },
 }
 
 impl Question {
@@ -45,11 +38,6 @@ impl Question {
                 json!({ "mode": "form", "message": message, "requestedSchema": schema })
             }
             Self::Url { message, url } => json!({ "mode": "url", "message": message, "url": url }),
-            Self::Confirm { message } => json!({
-                "mode": "form",
-                "message": message,
-                "requestedSchema": { "type": "object", "properties": {} },
-            }),
         }
     }
 
@@ -57,10 +45,17 @@ impl Question {
     #[must_use]
     pub fn message(&self) -> &str {
         match self {
-            Self::Form { message, .. } | Self::Url { message, .. } | Self::Confirm { message } => {
-                message
-            }
+            Self::Form { message, .. } | Self::Url { message, .. } => message,
         }
+    }
+
+    /// Whether this is a yes/no question: a form with no fields, where accepting is the yes
+    /// (what [`ToolContext::confirm`](crate::ToolContext::confirm) and `#[tool(confirm)]` ask;
+    /// over A2A an approval request).
+    #[must_use]
+    pub fn is_confirm(&self) -> bool {
+        matches!(self, Self::Form { schema, .. }
+            if schema.get("properties").is_some_and(|p| p.as_object().is_some_and(serde_json::Map::is_empty)))
     }
 
     /// Whether this is a URL-mode question.

@@ -6,6 +6,8 @@ use std::fmt;
 use std::future::Future;
 use std::sync::Arc;
 
+use serde_json::{Value, json};
+
 use super::answer::{Action, Answer, ElicitError, Question, Reply};
 use super::form::Form;
 use crate::tool::context::ToolContext;
@@ -33,9 +35,10 @@ pub trait Elicitor: Send + Sync + 'static {
 ///
 /// // Approves every yes/no question; refuses forms it cannot fill.
 /// let approver = Asker::new(|question: Question| async move {
-///     match question {
-///         Question::Confirm { .. } => Ok(Reply::accept()),
-///         _ => Err(ElicitError::Unsupported("only approvals here".into())),
+///     if question.is_confirm() {
+///         Ok(Reply::accept())
+///     } else {
+///         Err(ElicitError::Unsupported("only approvals here".into()))
 ///     }
 /// });
 /// # let _ = approver;
@@ -69,10 +72,25 @@ impl Asker {
     }
 }
 
+/// An asker is an elicitor too: one that wraps another (a check in front of a [`Replay`]'s
+/// asker, say) hands it the question.
+///
+/// [`Replay`]: super::Replay
+impl Elicitor for Asker {
+    fn ask(&self, question: Question) -> BoxFuture<'static, Result<Reply, ElicitError>> {
+        self.0.ask(question)
+    }
+}
+
 impl fmt::Debug for Asker {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("Asker")
     }
+}
+
+/// The `requestedSchema` of a yes/no question: an empty form, where accepting is the yes.
+fn confirm_schema() -> Value {
+    json!({ "type": "object", "properties": {} })
 }
 
 impl ToolContext {
@@ -145,8 +163,9 @@ impl ToolContext {
     /// # Errors
     /// As [`elicit`](Self::elicit).
     pub async fn confirm(&self, message: impl Into<String>) -> Result<bool, ElicitError> {
-        let question = Question::Confirm {
+        let question = Question::Form {
             message: message.into(),
+            schema: confirm_schema(),
         };
         Ok(self.ask(question).await?.action == Action::Accept)
     }
@@ -173,8 +192,9 @@ impl ToolContext {
     /// # Errors
     /// As [`elicit_blocking`](Self::elicit_blocking).
     pub fn confirm_blocking(&self, message: impl Into<String>) -> Result<bool, ElicitError> {
-        let question = Question::Confirm {
+        let question = Question::Form {
             message: message.into(),
+            schema: confirm_schema(),
         };
         Ok(self.ask_blocking(question)?.action == Action::Accept)
     }

@@ -9,7 +9,7 @@
 //! |---|---|
 //! | MCP 2025-11-25 (stdio, stateful HTTP) | an `elicitation/create` request in the session |
 //! | MCP 2026-07-28 | the call answers `input_required`; the retry carries the answer and the call runs again |
-//! | A2A, a `ToolAgent` (feature `a2a`) | the task goes `input-required`; the next message on it answers, and the call runs again with the answers (approvals: the approval extension, digests by [`canonical_json`]) |
+//! | A2A, a `ToolAgent` (feature `a2a`) | the task goes `input-required`; the next message on it answers, and the call runs again with the answers (approvals: the approval extension, digests of RFC 8785 canonical JSON) |
 //! | a peer's tool through `A2aToolExecutor` | the peer's question is put to this call's own asker |
 //! | a provider loop ([`Definitions::answer`]) | the call waits ([`Waiting`]); the application records the reply and [`Definitions::resume`]s it |
 //! | a [`Runtime`] with an approver | [`Runtime::with_approver`] answers |

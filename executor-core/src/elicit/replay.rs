@@ -45,10 +45,10 @@ pub struct Asked {
 }
 
 type Check = Box<dyn Fn(&Question) -> Result<(), ElicitError> + Send + Sync>;
-type AnswerCheck = Box<dyn Fn(&Question, &Value) -> Result<(), ElicitError> + Send + Sync>;
 
-/// One attempt of a call whose questions are answered by running it again (see the
-/// [module docs](self)).
+/// One attempt of a call whose questions are answered by running it again: answers by
+/// question key (`q0`, `q1`, …) from earlier attempts; the first question not answered yet
+/// ends the attempt, so everything before it runs again: ask before side effects.
 ///
 /// ```
 /// use std::collections::BTreeMap;
@@ -63,7 +63,7 @@ type AnswerCheck = Box<dyn Fn(&Question, &Value) -> Result<(), ElicitError> + Se
 /// let ctx = ToolContext::new().with_extension(first.asker());
 /// let asked = first.run(body(ctx)).await.unwrap_err();
 /// assert_eq!(asked.key, "q0");
-/// assert!(matches!(asked.question, Question::Confirm { .. }));
+/// assert!(asked.question.is_confirm());
 ///
 /// // The second runs with the answer and finishes.
 /// let answers = BTreeMap::from([(asked.key, Reply::accept().to_json())]);
@@ -86,8 +86,6 @@ struct Shared {
     notify: Notify,
     /// Refuses a question the other side cannot carry (a client's declared capability).
     check: Option<Check>,
-    /// Refuses an earlier answer that does not answer this question (an approval's digest).
-    answer_check: Option<AnswerCheck>,
 }
 
 impl fmt::Debug for Replay {
@@ -124,30 +122,8 @@ impl Replay {
                 asked: Mutex::new(None),
                 notify: Notify::new(),
                 check,
-                answer_check: None,
             }),
         }
-    }
-
-    /// Refuses, with `check`'s error, an answer an earlier attempt brought that does not
-    /// answer the question now asked in its place (A2A: an approval whose digest binds other
-    /// arguments or another question). Set it before handing out the [`asker`](Self::asker).
-    #[must_use]
-    pub fn with_answer_check(
-        mut self,
-        check: impl Fn(&Question, &Value) -> Result<(), ElicitError> + Send + Sync + 'static,
-    ) -> Self {
-        if let Some(shared) = Arc::get_mut(&mut self.shared) {
-            shared.answer_check = Some(Box::new(check));
-        }
-        self
-    }
-
-    /// Resolves once the call asked a question not answered yet: for a transport that runs
-    /// the call elsewhere (a detached handle) and waits for either.
-    #[cfg(feature = "a2a")]
-    pub(crate) fn notified(&self) -> Notified<'_> {
-        self.shared.notify.notified()
     }
 
     /// The answers this attempt started with.
@@ -232,9 +208,6 @@ impl Shared {
         let index = self.next.fetch_add(1, Ordering::Relaxed);
         let key = question_key(index);
         if let Some(answer) = self.answers.get(&key) {
-            if let Some(check) = &self.answer_check {
-                check(&question, answer)?;
-            }
             return Reply::from_json(answer);
         }
         if index >= MAX_QUESTIONS_PER_CALL {

@@ -1,6 +1,6 @@
 //! Calls that wait for their user: a tool of a provider loop that asks (`ctx.elicit`,
 //! `ctx.confirm`, `#[tool(confirm)]`) is deferred rather than failed. The application shows
-//! the question, records the reply on the [`Waiting`] call and [resumes](Definitions::resume)
+//! the question, records the reply on the [`Waiting`] call and [resumes](super::Definitions::resume)
 //! the answer (`resume.rs`): the deferred calls run again from the start with the reply (the rule of
 //! [`elicit::Replay`](crate::elicit::Replay): ask before side effects).
 
@@ -51,21 +51,15 @@ impl Waiting {
         self.0.asked.question.message()
     }
 
-    /// Whether the question is a yes/no one (`ctx.confirm`, `#[tool(confirm)]`, or a form
-    /// with no fields), where accepting is the yes.
+    /// Whether the question is a yes/no one (`ctx.confirm`, `#[tool(confirm)]`: a form with no
+    /// fields), where accepting is the yes.
     #[must_use]
     pub fn is_confirmation(&self) -> bool {
-        match &self.0.asked.question {
-            Question::Confirm { .. } => true,
-            Question::Form { schema, .. } => schema
-                .get("properties")
-                .and_then(Value::as_object)
-                .is_none_or(Map::is_empty),
-            _ => false,
-        }
+        self.0.asked.question.is_confirm()
     }
 
-    /// Records the user's reply; the next [`Definitions::resume`] runs the call with it.
+    /// Records the user's reply; the next
+    /// [`Definitions::resume`](super::Definitions::resume) runs the call with it.
     pub fn reply(&mut self, reply: Reply) {
         self.0.reply = Some(reply);
     }

@@ -188,8 +188,8 @@ impl Runtime {
     /// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
     /// // A policy: approve deleting note 4 only.
     /// let runtime = Runtime::new(toolset![delete_note]).with_approver(|question: Question| async move {
-    ///     let Question::Confirm { message } = question else { return Ok(Reply::decline()) };
-    ///     Ok(if message == "Run delete_note with id = 4?" { Reply::accept() } else { Reply::decline() })
+    ///     let approve = question.is_confirm() && question.message() == "Run delete_note with id = 4?";
+    ///     Ok(if approve { Reply::accept() } else { Reply::decline() })
     /// });
     /// let done = runtime.call("delete_note", &json!({"id": 4})).await.unwrap();
     /// assert_eq!(done.output, json!("note 4 deleted"));

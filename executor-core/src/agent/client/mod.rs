@@ -56,9 +56,16 @@ use crate::tool::{BoxFuture, ContextExecutor, ToolContext, ToolStreamChunk};
 /// - A failed, rejected or canceled task comes back through the failure table
 ///   ([`from_a2a`](crate::failure::transport::from_a2a)): the code, class and data our agents
 ///   send survive (and the retry hint); a plain agent's failure is ordinary (a rejected task
-///   terminal) with code `a2a_task_failed`; a task parked at `input-required` or
-///   `auth-required` is a terminal `a2a_interrupted` failure. Nothing a peer sends makes a
-///   failure unhandled; only a tool the card does not list is.
+///   terminal) with code `a2a_task_failed`. Nothing a peer sends makes a failure unhandled;
+///   only a tool the card does not list is.
+/// - A task parked at `input-required` on a question this client can read (a
+///   [`ToolAgent`](crate::agent::ToolAgent)'s form or URL question, tagged
+///   [`ELICITATION_EXTENSION`](crate::agent::ELICITATION_EXTENSION), or an approval request of
+///   the approval extension) is put to the asker of the call's own context
+///   ([`ToolContext::ask`]; an approval as a yes/no question), and the answer goes back as the
+///   task's next message: re-served over MCP, the MCP client answers it. Without an asker, on a
+///   question it cannot read, or at `auth-required`, the call ends with the terminal
+///   `a2a_interrupted` failure.
 ///
 /// ```no_run
 /// use tool_executor::agent::A2aToolExecutor;
@@ -170,7 +177,8 @@ impl A2aToolExecutor {
         // This hop's context, taken now: with feature `otel`, the span the call runs in,
         // whatever spans the HTTP client opens below it.
         let outgoing = crate::tool::TraceContext::outgoing(ctx);
-        for asked in 0.. {
+        let mut asked = 0;
+        loop {
             let outcome = trace::scope(outgoing.clone(), async {
                 if self.shared.card.capabilities.streaming == Some(true) {
                     self.shared.streamed(tool, params, &mut fold).await
@@ -187,9 +195,9 @@ impl A2aToolExecutor {
             if asked >= MAX_QUESTIONS_PER_CALL {
                 return outcome;
             }
+            asked += 1;
             params = MessageSendParams::new(self.shared.relay(ctx, parked).await?);
         }
-        unreachable!("the loop returns")
     }
 }
 
