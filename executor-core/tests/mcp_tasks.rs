@@ -1253,3 +1253,39 @@ async fn legacy_tasks_result_puts_a_tasks_question_to_the_client() {
         "cancelled, so not approved: {result}"
     );
 }
+
+/// Stateless HTTP on 2025-11-25: no session, each POST on its own; a `tools/call` with
+/// `params.task` creates the task, and `tasks/get` and `tasks/result` (sent with the task id in
+/// `Mcp-Name`, as a balancer routes them) read it.
+#[tokio::test]
+async fn legacy_tasks_over_stateless_http() {
+    let (addr, shutdown) = serve_http(server()).await;
+    let post = |method: &'static str, name: String, params: Value| async move {
+        let body = json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params});
+        let body = body.to_string();
+        let head = format!(
+            "POST /mcp HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\n\
+             Accept: application/json, text/event-stream\r\nMCP-Protocol-Version: 2025-11-25\r\n\
+             Mcp-Method: {method}\r\nMcp-Name: {name}\r\n"
+        );
+        let response = Conn::connect(addr)
+            .await
+            .send(&head, Body::Length(body.as_bytes()))
+            .await
+            .unwrap();
+        assert_eq!(response.status, 200, "{response:?}");
+        response.json()
+    };
+    let params = json!({"name": "add", "arguments": {"a": 7, "b": 8}, "task": {"ttl": 1_000}});
+    let created = post("tools/call", "add".to_owned(), params).await;
+    let id = legacy_created(&created, 1_000, 20);
+    let result = post("tasks/result", id.clone(), json!({"taskId": id})).await;
+    assert_eq!(
+        result["result"]["structuredContent"],
+        json!({"result": 15}),
+        "{result}"
+    );
+    let got = post("tasks/get", id.clone(), json!({"taskId": id})).await;
+    assert_eq!(got["result"]["status"], "completed", "{got}");
+    shutdown.cancel();
+}
