@@ -21,7 +21,7 @@ use crate::tool::execution::ToolExecution;
 /// Costs nothing extra when there is no deadline and no cancellation token: no timer is
 /// armed, nothing is allocated, and the returned future is a plain struct that polls `fut`
 /// under `catch_unwind` (no state machine of its own). With either, the timer and the
-/// cancellation wait live in one extra allocation (a [`Guard`]), which keeps them out of every
+/// cancellation wait live in one extra allocation (a `Guard`), which keeps them out of every
 /// tool's future (measured in BENCHMARKS.md §5) and is the same type for every tool, so a
 /// crate of tools compiles it once (§9).
 ///
