@@ -25,14 +25,14 @@ pub use crate::failure::support::{
 pub use crate::schema::support::literal;
 pub use crate::schema::{InputSchema, output_schema};
 pub use crate::tool::call::args::{
-    IntoToolFailure, Listed, ToolArgument, ToolOutput, again, arguments, decode, describe, encode,
-    failures, first, first_or_default, first_or_else, missing, or_default, or_else, required,
-    unknown,
+    Failures, IntoToolFailure, Listed, ToolArgument, ToolOutput, again, arguments, decode,
+    describe, encode, failures, first, first_or_default, first_or_else, missing, or_default,
+    or_else, required, unknown,
 };
 pub use crate::tool::call::{
     ResultParts, call_blocking, call_context_free, context_free_output, drive, finish,
 };
-pub use crate::tool::fn_tool::FnTool;
+pub use crate::tool::fn_tool::{FnTool, cached_spec};
 pub use crate::tool::route::unserved;
 pub use crate::tool::set::{check_unique_name, tool_set};
 pub use crate::tool::stream_task::{StreamByClone, StreamProbe, StreamUnsupported};

@@ -54,12 +54,84 @@ fn generator(serialize: bool) -> SchemaGenerator {
 /// The schema of a tool's result type `T` (serialize contract), without `$schema` or root title.
 #[must_use]
 pub fn output_schema<T: ToolSchema + ?Sized>() -> Value {
-    let mut schema = generator(true).into_root_schema_for::<T>().to_value();
-    if let Value::Object(root) = &mut schema {
-        root.remove("$schema");
-        root.remove("title");
+    // Only `T`'s own fns are named here; schemars' root-schema code runs once, for `Erased`,
+    // instead of once per result type (every tool of a crate: BENCHMARKS.md §9).
+    erased::output_schema(erased::Fns {
+        name: T::schema_name,
+        id: T::schema_id,
+        inline: T::inline_schema,
+        schema: T::json_schema,
+    })
+}
+
+mod erased {
+    //! schemars' `into_root_schema_for` for any type through one instantiation: `Erased`
+    //! answers with the fns of the type being built, set for the length of the call.
+
+    use std::borrow::Cow;
+    use std::cell::Cell;
+
+    use schemars::{JsonSchema, Schema, SchemaGenerator};
+    use serde_json::Value;
+
+    /// A type's `JsonSchema` fns.
+    #[derive(Clone, Copy)]
+    pub(super) struct Fns {
+        pub(super) name: fn() -> Cow<'static, str>,
+        pub(super) id: fn() -> Cow<'static, str>,
+        pub(super) inline: fn() -> bool,
+        pub(super) schema: fn(&mut SchemaGenerator) -> Schema,
     }
-    schema
+
+    thread_local! {
+        /// The type `Erased` stands for, while `output_schema` builds its schema.
+        static CURRENT: Cell<Option<Fns>> = const { Cell::new(None) };
+    }
+
+    fn current() -> Fns {
+        CURRENT
+            .get()
+            .expect("Erased is only used inside erased::output_schema")
+    }
+
+    enum Erased {}
+
+    impl JsonSchema for Erased {
+        fn inline_schema() -> bool {
+            (current().inline)()
+        }
+        fn schema_name() -> Cow<'static, str> {
+            (current().name)()
+        }
+        fn schema_id() -> Cow<'static, str> {
+            (current().id)()
+        }
+        fn json_schema(generator: &mut SchemaGenerator) -> Schema {
+            (current().schema)(generator)
+        }
+    }
+
+    /// Puts back the outer type (a result type's `json_schema` could itself call
+    /// `output_schema`), also on unwinding.
+    struct Restore(Option<Fns>);
+
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            CURRENT.set(self.0);
+        }
+    }
+
+    pub(super) fn output_schema(fns: Fns) -> Value {
+        let _restore = Restore(CURRENT.replace(Some(fns)));
+        let mut schema = super::generator(true)
+            .into_root_schema_for::<Erased>()
+            .to_value();
+        if let Value::Object(root) = &mut schema {
+            root.remove("$schema");
+            root.remove("title");
+        }
+        schema
+    }
 }
 
 /// Builds the object schema of a parameter list whose types the macro could not see through.
@@ -131,5 +203,54 @@ impl InputSchema {
             root.insert("$defs".to_owned(), Value::Object(defs));
         }
         Value::Object(root)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use schemars::JsonSchema;
+    use serde::Serialize;
+    use serde_json::{Value, json};
+
+    use super::{generator, output_schema};
+
+    /// What `output_schema` returned before it went through `erased`: schemars' own root
+    /// schema for `T`.
+    fn direct<T: JsonSchema>() -> Value {
+        let mut schema = generator(true).into_root_schema_for::<T>().to_value();
+        let root = schema.as_object_mut().unwrap();
+        root.remove("$schema");
+        root.remove("title");
+        schema
+    }
+
+    #[derive(Serialize, JsonSchema)]
+    struct Leaf {
+        id: u32,
+    }
+
+    /// Recursive (a reference to the root) and nested (a definition).
+    #[derive(Serialize, JsonSchema)]
+    struct Tree {
+        leaf: Leaf,
+        children: Vec<Tree>,
+        note: Option<String>,
+    }
+
+    #[test]
+    fn the_erased_root_schema_is_schemars_own() {
+        let tree = output_schema::<Tree>();
+        assert_eq!(tree, direct::<Tree>());
+        assert_eq!(
+            tree["properties"]["children"]["items"],
+            json!({"$ref": "#"})
+        );
+        assert_eq!(tree["properties"]["leaf"], json!({"$ref": "#/$defs/Leaf"}));
+        assert_eq!(output_schema::<Option<Leaf>>(), direct::<Option<Leaf>>());
+        assert_eq!(output_schema::<Vec<Tree>>(), direct::<Vec<Tree>>());
+        assert_eq!(
+            output_schema::<i64>(),
+            json!({"type": "integer", "format": "int64"})
+        );
     }
 }

@@ -143,12 +143,16 @@ pub fn ctx_ident() -> Ident {
 //             let __executor_arg_1 = match __rt::first_or_else::<u8>(__executor_arg_1, || 7) { … };
 //             break '__executor_decode (__executor_arg_0, __executor_arg_1);
 //         }
-//         __rt::again(move || match (
-//             __rt::required::<i64>(__executor_arg_0, "a", "i64", <Self as __rt::Tool>::spec),
-//             __rt::or_else::<u8>(__executor_arg_1, "d", <Self as __rt::Tool>::spec, || 7),
-//         ) {
-//             (__rt::Ok(__executor_arg_0), __rt::Ok(__executor_arg_1)) => __rt::Ok((__executor_arg_0, __executor_arg_1)),
-//             (__executor_arg_0, __executor_arg_1) => __rt::Err(__rt::failures([__executor_arg_0.err(), __executor_arg_1.err()])),
+//         __rt::again(move || {
+//             let mut __executor_failures = __rt::Failures::default();
+//             let __executor_arg_0 = __executor_failures.take(
+//                 __rt::required::<i64>(__executor_arg_0, "a", "i64", &<Self as __rt::Tool>::spec));
+//             let __executor_arg_1 = __executor_failures.take(
+//                 __rt::or_else::<u8>(__executor_arg_1, "d", &<Self as __rt::Tool>::spec, || 7));
+//             match (__executor_arg_0, __executor_arg_1) {
+//                 (__rt::Some(__executor_arg_0), __rt::Some(__executor_arg_1)) => __rt::Ok((__executor_arg_0, __executor_arg_1)),
+//                 _ => __rt::Err(__executor_failures.finish()),
+//             }
 //         })?
 //     };
 // (`#[arg(default)]` and `Option<T>` are `first_or_default`/`or_default`.) `arguments` walks
@@ -157,9 +161,9 @@ pub fn ctx_ident() -> Ident {
 // one after the other straight from the request, as a hand-written decoder would; only when one
 // does not decode does the second pass decode them all again, as the tool's input schema
 // allows (a `null` for an optional property, `2.0` for an integer; read through
-// `<Self as Tool>::spec`, or for a `#[tools]` method
-// `__rt::Listed(|| <Self as ContextExecutor>::list_specs(self), "name")`), either going on with
-// those values or reporting every failure at once (`__rt::failures`). So a call that decodes
+// `&<Self as Tool>::spec`, or for a `#[tools]` method
+// `&__rt::Listed(|| <Self as ContextExecutor>::list_specs(self), "name")`), either going on with
+// those values or reporting every failure at once (`__rt::Failures`). So a call that decodes
 // the first time pays next to nothing (4 instructions, measured in BENCHMARKS.md §5):
 // `__rt::again` runs the second pass out of line, and its closure is built only there and
 // copies the slots (`move`) rather than borrowing them, which would keep them on the stack. The block ends the slots
@@ -169,11 +173,13 @@ fn decode_args(model: &ToolFn, method: bool) -> TokenStream {
     let args: Vec<&Arg> = model.args().collect();
     let bindings: Vec<Ident> = (0..args.len()).map(arg_ident).collect();
     let names = args.iter().map(|a| a.json_name.as_str());
+    // A `&dyn InputOf`: the second pass's helpers are then generic over the argument's type
+    // only, one copy per type for every tool of a crate.
     let tool = if method {
         let name = &model.name;
-        quote!(__rt::Listed(|| <Self as __rt::ContextExecutor>::list_specs(self), #name))
+        quote!(&__rt::Listed(|| <Self as __rt::ContextExecutor>::list_specs(self), #name))
     } else {
-        quote!(<Self as __rt::Tool>::spec)
+        quote!(&<Self as __rt::Tool>::spec)
     };
     let slots = quote! {
         let [#(#bindings),*] = __rt::arguments(#params, &[#(#names),*])?;
@@ -211,9 +217,13 @@ fn decode_args(model: &ToolFn, method: bool) -> TokenStream {
                     )*
                     break #label (#(#bindings),*);
                 }
-                __rt::again(move || match (#(#again),*) {
-                    (#(__rt::Ok(#bindings)),*) => __rt::Ok((#(#bindings),*)),
-                    (#(#bindings),*) => __rt::Err(__rt::failures([#(#bindings.err()),*])),
+                __rt::again(move || {
+                    let mut __executor_failures = __rt::Failures::default();
+                    #(let #bindings = __executor_failures.take(#again);)*
+                    match (#(#bindings),*) {
+                        (#(__rt::Some(#bindings)),*) => __rt::Ok((#(#bindings),*)),
+                        _ => __rt::Err(__executor_failures.finish()),
+                    }
                 })?
             };
         },

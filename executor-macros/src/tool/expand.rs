@@ -28,7 +28,7 @@ pub fn expand_fn(model: &ToolFn, func: &syn::ItemFn) -> TokenStream {
     let spec = spec(model);
     let spec_body = quote! {
         static SPEC: __rt::OnceLock<__rt::Arc<__rt::ToolSpec>> = __rt::OnceLock::new();
-        SPEC.get_or_init(|| __rt::Arc::new(#spec))
+        __rt::cached_spec(&SPEC, || #spec)
     };
     let call = call_body(model, None);
     let output = (!reads_context(model)).then(|| context_free_output(model, None));
@@ -72,7 +72,7 @@ pub fn tool_items(
     });
     let output = output_body.map(|body| {
         quote! {
-            #[inline]
+            #[cfg_attr(not(debug_assertions), inline)]
             fn output(
                 #params: &__rt::Value,
             ) -> impl __rt::core::future::Future<Output = __rt::Result<__rt::Value, __rt::ToolFailure>>
@@ -111,8 +111,10 @@ pub fn tool_items(
                 }
 
                 // Inlined into `FnTool`'s boxing fn, so building the future is not a call of
-                // its own (measured in BENCHMARKS.md §5).
-                #[inline]
+                // its own (measured in BENCHMARKS.md §5). Not marked in a debug build: an
+                // `#[inline]` fn's MIR goes into the crate's metadata, which for a crate of
+                // tools took longer to write than the code took to compile (§9).
+                #[cfg_attr(not(debug_assertions), inline)]
                 fn run(
                     #params: &__rt::Value,
                     #ctx: __rt::ToolContext,

@@ -22,25 +22,28 @@ const _: () = {
         const READS_CONTEXT: bool = false;
         fn spec() -> &'static __rt::Arc<__rt::ToolSpec> {
             static SPEC: __rt::OnceLock<__rt::Arc<__rt::ToolSpec>> = __rt::OnceLock::new();
-            SPEC.get_or_init(|| __rt::Arc::new(
-                __rt::ToolSpec::new(
-                        "add",
-                        "Adds two numbers.",
-                        __rt::literal(
-                            "{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"integer\",\"format\":\"int64\",\"description\":\"The first addend.\"},\"b\":{\"type\":\"integer\",\"format\":\"int64\"}},\"required\":[\"a\"],\"additionalProperties\":false}",
-                        ),
-                    )
-                    .with_output_schema(
-                        __rt::literal("{\"type\":\"integer\",\"format\":\"int64\"}"),
-                    )
-                    .with_annotations(__rt::ToolAnnotations {
-                        read_only: __rt::Some(true),
-                        ..__rt::Default::default()
-                    })
-                    .with_tags(["math", "safe"]),
-            ))
+            __rt::cached_spec(
+                &SPEC,
+                || {
+                    __rt::ToolSpec::new(
+                            "add",
+                            "Adds two numbers.",
+                            __rt::literal(
+                                "{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"integer\",\"format\":\"int64\",\"description\":\"The first addend.\"},\"b\":{\"type\":\"integer\",\"format\":\"int64\"}},\"required\":[\"a\"],\"additionalProperties\":false}",
+                            ),
+                        )
+                        .with_output_schema(
+                            __rt::literal("{\"type\":\"integer\",\"format\":\"int64\"}"),
+                        )
+                        .with_annotations(__rt::ToolAnnotations {
+                            read_only: __rt::Some(true),
+                            ..__rt::Default::default()
+                        })
+                        .with_tags(["math", "safe"])
+                },
+            )
         }
-        #[inline]
+        #[cfg_attr(not(debug_assertions), inline)]
         fn run(
             __executor_params: &__rt::Value,
             __executor_ctx: __rt::ToolContext,
@@ -53,7 +56,7 @@ const _: () = {
                 <Self as __rt::Tool>::output(__executor_params),
             )
         }
-        #[inline]
+        #[cfg_attr(not(debug_assertions), inline)]
         fn output(
             __executor_params: &__rt::Value,
         ) -> impl __rt::core::future::Future<
@@ -85,24 +88,26 @@ const _: () = {
                                 __executor_arg_1,
                             );
                         }
-                        __rt::again(move || match (
-                            __rt::required::<
-                                i64,
-                            >(__executor_arg_0, "a", "i64", <Self as __rt::Tool>::spec),
-                            __rt::or_default::<
-                                i64,
-                            >(__executor_arg_1, "b", <Self as __rt::Tool>::spec),
-                        ) {
-                            (__rt::Ok(__executor_arg_0), __rt::Ok(__executor_arg_1)) => {
-                                __rt::Ok((__executor_arg_0, __executor_arg_1))
-                            }
-                            (__executor_arg_0, __executor_arg_1) => {
-                                __rt::Err(
-                                    __rt::failures([
-                                        __executor_arg_0.err(),
-                                        __executor_arg_1.err(),
-                                    ]),
-                                )
+                        __rt::again(move || {
+                            let mut __executor_failures = __rt::Failures::default();
+                            let __executor_arg_0 = __executor_failures
+                                .take(
+                                    __rt::required::<
+                                        i64,
+                                    >(__executor_arg_0, "a", "i64", &<Self as __rt::Tool>::spec),
+                                );
+                            let __executor_arg_1 = __executor_failures
+                                .take(
+                                    __rt::or_default::<
+                                        i64,
+                                    >(__executor_arg_1, "b", &<Self as __rt::Tool>::spec),
+                                );
+                            match (__executor_arg_0, __executor_arg_1) {
+                                (
+                                    __rt::Some(__executor_arg_0),
+                                    __rt::Some(__executor_arg_1),
+                                ) => __rt::Ok((__executor_arg_0, __executor_arg_1)),
+                                _ => __rt::Err(__executor_failures.finish()),
                             }
                         })?
                     };

@@ -21,23 +21,26 @@ const _: () = {
         const NAME: &'static str = "delete_note";
         fn spec() -> &'static __rt::Arc<__rt::ToolSpec> {
             static SPEC: __rt::OnceLock<__rt::Arc<__rt::ToolSpec>> = __rt::OnceLock::new();
-            SPEC.get_or_init(|| __rt::Arc::new(
-                __rt::ToolSpec::new(
-                        "delete_note",
-                        "Deletes a note.",
-                        __rt::literal(
-                            "{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"integer\",\"format\":\"uint32\",\"minimum\":0}},\"required\":[\"id\"],\"additionalProperties\":false}",
-                        ),
-                    )
-                    .with_output_schema(__rt::literal("{\"type\":\"string\"}"))
-                    .with_annotations(__rt::ToolAnnotations {
-                        destructive: __rt::Some(true),
-                        ..__rt::Default::default()
-                    })
-                    .with_asks_user(true),
-            ))
+            __rt::cached_spec(
+                &SPEC,
+                || {
+                    __rt::ToolSpec::new(
+                            "delete_note",
+                            "Deletes a note.",
+                            __rt::literal(
+                                "{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"integer\",\"format\":\"uint32\",\"minimum\":0}},\"required\":[\"id\"],\"additionalProperties\":false}",
+                            ),
+                        )
+                        .with_output_schema(__rt::literal("{\"type\":\"string\"}"))
+                        .with_annotations(__rt::ToolAnnotations {
+                            destructive: __rt::Some(true),
+                            ..__rt::Default::default()
+                        })
+                        .with_asks_user(true)
+                },
+            )
         }
-        #[inline]
+        #[cfg_attr(not(debug_assertions), inline)]
         fn run(
             __executor_params: &__rt::Value,
             __executor_ctx: __rt::ToolContext,
@@ -61,7 +64,7 @@ const _: () = {
                                     __executor_arg_0,
                                     "id",
                                     "u32",
-                                    <Self as __rt::Tool>::spec,
+                                    &<Self as __rt::Tool>::spec,
                                 ))?
                             }
                         }

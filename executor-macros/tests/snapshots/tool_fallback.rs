@@ -22,7 +22,7 @@ const _: () = {
         fn spec() -> &'static __rt::Arc<__rt::ToolSpec> {
             ::core::unreachable!()
         }
-        #[inline]
+        #[cfg_attr(not(debug_assertions), inline)]
         fn run(
             __executor_params: &__rt::Value,
             __executor_ctx: __rt::ToolContext,

@@ -25,32 +25,35 @@ const _: () = {
         const NAME: &'static str = "hash";
         fn spec() -> &'static __rt::Arc<__rt::ToolSpec> {
             static SPEC: __rt::OnceLock<__rt::Arc<__rt::ToolSpec>> = __rt::OnceLock::new();
-            SPEC.get_or_init(|| __rt::Arc::new(
-                __rt::ToolSpec::new(
-                        "hash",
-                        "Hashes a file.",
-                        __rt::literal(
-                            "{\"type\":\"object\",\"properties\":{\"path\":{\"type\":\"string\"},\"rounds\":{\"type\":[\"integer\",\"null\"],\"format\":\"uint32\",\"minimum\":0}},\"required\":[\"path\"],\"additionalProperties\":false}",
-                        ),
-                    )
-                    .with_output_schema(__rt::literal("{\"type\":\"string\"}"))
-                    .with_failure_codes(
-                        {
-                            #[allow(unused_imports)]
-                            use __rt::{DerivedCodes as _, NoCodes as _};
-                            (&__rt::CodesProbe::<
-                                <Result<String, std::io::Error> as __rt::ResultParts>::Err,
-                            >::new())
-                                .failure_codes()
-                        }
-                            .iter()
-                            .copied(),
-                    )
-                    .with_timeout(__rt::Duration::from_millis(200u64))
-                    .with_asks_user(true),
-            ))
+            __rt::cached_spec(
+                &SPEC,
+                || {
+                    __rt::ToolSpec::new(
+                            "hash",
+                            "Hashes a file.",
+                            __rt::literal(
+                                "{\"type\":\"object\",\"properties\":{\"path\":{\"type\":\"string\"},\"rounds\":{\"type\":[\"integer\",\"null\"],\"format\":\"uint32\",\"minimum\":0}},\"required\":[\"path\"],\"additionalProperties\":false}",
+                            ),
+                        )
+                        .with_output_schema(__rt::literal("{\"type\":\"string\"}"))
+                        .with_failure_codes(
+                            {
+                                #[allow(unused_imports)]
+                                use __rt::{DerivedCodes as _, NoCodes as _};
+                                (&__rt::CodesProbe::<
+                                    <Result<String, std::io::Error> as __rt::ResultParts>::Err,
+                                >::new())
+                                    .failure_codes()
+                            }
+                                .iter()
+                                .copied(),
+                        )
+                        .with_timeout(__rt::Duration::from_millis(200u64))
+                        .with_asks_user(true)
+                },
+            )
         }
-        #[inline]
+        #[cfg_attr(not(debug_assertions), inline)]
         fn run(
             __executor_params: &__rt::Value,
             __executor_ctx: __rt::ToolContext,
@@ -89,29 +92,31 @@ const _: () = {
                                 __executor_arg_1,
                             );
                         }
-                        __rt::again(move || match (
-                            __rt::required::<
-                                &str,
-                            >(
-                                __executor_arg_0,
-                                "path",
-                                "&str",
-                                <Self as __rt::Tool>::spec,
-                            ),
-                            __rt::or_default::<
-                                Option<u32>,
-                            >(__executor_arg_1, "rounds", <Self as __rt::Tool>::spec),
-                        ) {
-                            (__rt::Ok(__executor_arg_0), __rt::Ok(__executor_arg_1)) => {
-                                __rt::Ok((__executor_arg_0, __executor_arg_1))
-                            }
-                            (__executor_arg_0, __executor_arg_1) => {
-                                __rt::Err(
-                                    __rt::failures([
-                                        __executor_arg_0.err(),
-                                        __executor_arg_1.err(),
-                                    ]),
-                                )
+                        __rt::again(move || {
+                            let mut __executor_failures = __rt::Failures::default();
+                            let __executor_arg_0 = __executor_failures
+                                .take(
+                                    __rt::required::<
+                                        &str,
+                                    >(
+                                        __executor_arg_0,
+                                        "path",
+                                        "&str",
+                                        &<Self as __rt::Tool>::spec,
+                                    ),
+                                );
+                            let __executor_arg_1 = __executor_failures
+                                .take(
+                                    __rt::or_default::<
+                                        Option<u32>,
+                                    >(__executor_arg_1, "rounds", &<Self as __rt::Tool>::spec),
+                                );
+                            match (__executor_arg_0, __executor_arg_1) {
+                                (
+                                    __rt::Some(__executor_arg_0),
+                                    __rt::Some(__executor_arg_1),
+                                ) => __rt::Ok((__executor_arg_0, __executor_arg_1)),
+                                _ => __rt::Err(__executor_failures.finish()),
                             }
                         })?
                     };

@@ -22,23 +22,26 @@ const _: () = {
         const READS_CONTEXT: bool = false;
         fn spec() -> &'static __rt::Arc<__rt::ToolSpec> {
             static SPEC: __rt::OnceLock<__rt::Arc<__rt::ToolSpec>> = __rt::OnceLock::new();
-            SPEC.get_or_init(|| __rt::Arc::new(
-                __rt::ToolSpec::new(
-                        "report",
-                        "Writes a report.",
-                        __rt::literal(
-                            "{\"type\":\"object\",\"properties\":{\"seconds\":{\"type\":\"integer\",\"format\":\"uint64\",\"minimum\":0}},\"required\":[\"seconds\"],\"additionalProperties\":false}",
-                        ),
-                    )
-                    .with_output_schema(__rt::literal("{\"type\":\"string\"}"))
-                    .with_task(
-                        __rt::TaskSpec::new(__rt::TaskSupport::Required)
-                            .with_ttl(__rt::Duration::from_millis(600000u64))
-                            .with_poll_interval(__rt::Duration::from_millis(2000u64)),
-                    ),
-            ))
+            __rt::cached_spec(
+                &SPEC,
+                || {
+                    __rt::ToolSpec::new(
+                            "report",
+                            "Writes a report.",
+                            __rt::literal(
+                                "{\"type\":\"object\",\"properties\":{\"seconds\":{\"type\":\"integer\",\"format\":\"uint64\",\"minimum\":0}},\"required\":[\"seconds\"],\"additionalProperties\":false}",
+                            ),
+                        )
+                        .with_output_schema(__rt::literal("{\"type\":\"string\"}"))
+                        .with_task(
+                            __rt::TaskSpec::new(__rt::TaskSupport::Required)
+                                .with_ttl(__rt::Duration::from_millis(600000u64))
+                                .with_poll_interval(__rt::Duration::from_millis(2000u64)),
+                        )
+                },
+            )
         }
-        #[inline]
+        #[cfg_attr(not(debug_assertions), inline)]
         fn run(
             __executor_params: &__rt::Value,
             __executor_ctx: __rt::ToolContext,
@@ -51,7 +54,7 @@ const _: () = {
                 <Self as __rt::Tool>::output(__executor_params),
             )
         }
-        #[inline]
+        #[cfg_attr(not(debug_assertions), inline)]
         fn output(
             __executor_params: &__rt::Value,
         ) -> impl __rt::core::future::Future<
@@ -74,7 +77,7 @@ const _: () = {
                                     __executor_arg_0,
                                     "seconds",
                                     "u64",
-                                    <Self as __rt::Tool>::spec,
+                                    &<Self as __rt::Tool>::spec,
                                 ))?
                             }
                         }

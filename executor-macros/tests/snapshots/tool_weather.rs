@@ -26,38 +26,41 @@ const _: () = {
         const NAME: &'static str = "get_weather";
         fn spec() -> &'static __rt::Arc<__rt::ToolSpec> {
             static SPEC: __rt::OnceLock<__rt::Arc<__rt::ToolSpec>> = __rt::OnceLock::new();
-            SPEC.get_or_init(|| __rt::Arc::new(
-                __rt::ToolSpec::new(
-                        "get_weather",
-                        "Looks up the weather.",
-                        __rt::InputSchema::new()
-                            .param::<str>("city", __rt::None, true)
-                            .param::<[&str]>("words", __rt::None, true)
-                            .param::<Unit>("u", __rt::None, true)
-                            .finish(),
-                    )
-                    .with_output_schema(
-                        __rt::output_schema::<
-                            <Result<Weather, WeatherError> as __rt::ResultParts>::Ok,
-                        >(),
-                    )
-                    .with_failure_codes(
-                        {
-                            #[allow(unused_imports)]
-                            use __rt::{DerivedCodes as _, NoCodes as _};
-                            (&__rt::CodesProbe::<
-                                <Result<Weather, WeatherError> as __rt::ResultParts>::Err,
-                            >::new())
-                                .failure_codes()
-                        }
-                            .iter()
-                            .copied(),
-                    )
-                    .with_timeout(__rt::Duration::from_millis(5000u64))
-                    .with_asks_user(true),
-            ))
+            __rt::cached_spec(
+                &SPEC,
+                || {
+                    __rt::ToolSpec::new(
+                            "get_weather",
+                            "Looks up the weather.",
+                            __rt::InputSchema::new()
+                                .param::<str>("city", __rt::None, true)
+                                .param::<[&str]>("words", __rt::None, true)
+                                .param::<Unit>("u", __rt::None, true)
+                                .finish(),
+                        )
+                        .with_output_schema(
+                            __rt::output_schema::<
+                                <Result<Weather, WeatherError> as __rt::ResultParts>::Ok,
+                            >(),
+                        )
+                        .with_failure_codes(
+                            {
+                                #[allow(unused_imports)]
+                                use __rt::{DerivedCodes as _, NoCodes as _};
+                                (&__rt::CodesProbe::<
+                                    <Result<Weather, WeatherError> as __rt::ResultParts>::Err,
+                                >::new())
+                                    .failure_codes()
+                            }
+                                .iter()
+                                .copied(),
+                        )
+                        .with_timeout(__rt::Duration::from_millis(5000u64))
+                        .with_asks_user(true)
+                },
+            )
         }
-        #[inline]
+        #[cfg_attr(not(debug_assertions), inline)]
         fn run(
             __executor_params: &__rt::Value,
             __executor_ctx: __rt::ToolContext,
@@ -96,46 +99,58 @@ const _: () = {
                                 __executor_arg_2,
                             );
                         }
-                        __rt::again(move || match (
-                            __rt::required::<
-                                &str,
-                            >(
+                        __rt::again(move || {
+                            let mut __executor_failures = __rt::Failures::default();
+                            let __executor_arg_0 = __executor_failures
+                                .take(
+                                    __rt::required::<
+                                        &str,
+                                    >(
+                                        __executor_arg_0,
+                                        "city",
+                                        "&str",
+                                        &<Self as __rt::Tool>::spec,
+                                    ),
+                                );
+                            let __executor_arg_1 = __executor_failures
+                                .take(
+                                    __rt::required::<
+                                        __rt::Vec<&str>,
+                                    >(
+                                        __executor_arg_1,
+                                        "words",
+                                        "Vec<_>",
+                                        &<Self as __rt::Tool>::spec,
+                                    ),
+                                );
+                            let __executor_arg_2 = __executor_failures
+                                .take(
+                                    __rt::required::<
+                                        Unit,
+                                    >(
+                                        __executor_arg_2,
+                                        "u",
+                                        "Unit",
+                                        &<Self as __rt::Tool>::spec,
+                                    ),
+                                );
+                            match (
                                 __executor_arg_0,
-                                "city",
-                                "&str",
-                                <Self as __rt::Tool>::spec,
-                            ),
-                            __rt::required::<
-                                __rt::Vec<&str>,
-                            >(
                                 __executor_arg_1,
-                                "words",
-                                "Vec<_>",
-                                <Self as __rt::Tool>::spec,
-                            ),
-                            __rt::required::<
-                                Unit,
-                            >(__executor_arg_2, "u", "Unit", <Self as __rt::Tool>::spec),
-                        ) {
-                            (
-                                __rt::Ok(__executor_arg_0),
-                                __rt::Ok(__executor_arg_1),
-                                __rt::Ok(__executor_arg_2),
-                            ) => {
-                                __rt::Ok((
-                                    __executor_arg_0,
-                                    __executor_arg_1,
-                                    __executor_arg_2,
-                                ))
-                            }
-                            (__executor_arg_0, __executor_arg_1, __executor_arg_2) => {
-                                __rt::Err(
-                                    __rt::failures([
-                                        __executor_arg_0.err(),
-                                        __executor_arg_1.err(),
-                                        __executor_arg_2.err(),
-                                    ]),
-                                )
+                                __executor_arg_2,
+                            ) {
+                                (
+                                    __rt::Some(__executor_arg_0),
+                                    __rt::Some(__executor_arg_1),
+                                    __rt::Some(__executor_arg_2),
+                                ) => {
+                                    __rt::Ok((
+                                        __executor_arg_0,
+                                        __executor_arg_1,
+                                        __executor_arg_2,
+                                    ))
+                                }
+                                _ => __rt::Err(__executor_failures.finish()),
                             }
                         })?
                     };

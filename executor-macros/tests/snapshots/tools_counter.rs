@@ -42,7 +42,7 @@ const _: () = {
                                                     __executor_arg_0,
                                                     "by",
                                                     "u64",
-                                                    __rt::Listed(
+                                                    &__rt::Listed(
                                                         || <Self as __rt::ContextExecutor>::list_specs(self),
                                                         "bump",
                                                     ),

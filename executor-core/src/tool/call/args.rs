@@ -303,7 +303,9 @@ fn words(expected: &str) -> Option<&'static str> {
 // Always inlined, as `decode`: `names` is a constant at every call site, so the compiler sees
 // the same comparisons the generated `match` on the key used to spell out.
 #[allow(clippy::inline_always)]
-#[inline(always)]
+// Forced only where it pays: a debug build compiles a copy into every tool (BENCHMARKS.md §9).
+#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 pub fn arguments<'v, const N: usize>(
     params: &'v Value,
     names: &[&str; N],
@@ -327,8 +329,11 @@ pub fn arguments<'v, const N: usize>(
 /// The first try at a required argument: decoded straight from the request, or `None` (absent
 /// or not decoding as sent), after which generated code decodes every argument again with
 /// [`required`], [`or_default`] and [`or_else`] and reports each failure.
-#[allow(clippy::inline_always)] // as `decode`: once per parameter in every generated tool
-#[inline(always)]
+#[allow(clippy::inline_always)]
+// as `decode`: once per parameter in every generated tool
+// Forced only where it pays: a debug build compiles a copy into every tool (BENCHMARKS.md §9).
+#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 #[must_use]
 pub fn first<'de, T: ToolArgument<'de>>(value: Option<&'de Value>) -> Option<T> {
     match value {
@@ -339,8 +344,11 @@ pub fn first<'de, T: ToolArgument<'de>>(value: Option<&'de Value>) -> Option<T> 
 
 /// The first try at an optional argument (`Option<T>`, `#[arg(default)]`): `T::default()` when
 /// absent; see [`first`].
-#[allow(clippy::inline_always)] // as `decode`: once per parameter in every generated tool
-#[inline(always)]
+#[allow(clippy::inline_always)]
+// as `decode`: once per parameter in every generated tool
+// Forced only where it pays: a debug build compiles a copy into every tool (BENCHMARKS.md §9).
+#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 #[must_use]
 pub fn first_or_default<'de, T: ToolArgument<'de> + Default>(
     value: Option<&'de Value>,
@@ -350,8 +358,11 @@ pub fn first_or_default<'de, T: ToolArgument<'de> + Default>(
 
 /// The first try at an argument with a default (`#[arg(default = …)]`): `default()` when
 /// absent; see [`first`].
-#[allow(clippy::inline_always)] // as `decode`: once per parameter in every generated tool
-#[inline(always)]
+#[allow(clippy::inline_always)]
+// as `decode`: once per parameter in every generated tool
+// Forced only where it pays: a debug build compiles a copy into every tool (BENCHMARKS.md §9).
+#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 pub fn first_or_else<'de, T: ToolArgument<'de>>(
     value: Option<&'de Value>,
     default: impl FnOnce() -> T,
@@ -368,16 +379,20 @@ pub fn first_or_else<'de, T: ToolArgument<'de>>(
 ///
 /// # Errors
 /// An invalid-arguments failure when the argument is absent or does not decode.
-#[allow(clippy::inline_always)] // as `decode`: once per parameter in every generated tool
-#[inline(always)]
+// Only the second pass (`again`) calls it, so it is neither inlined nor generic over the tool:
+// one copy per argument type, shared by every tool of a crate (what a debug build compiles per
+// tool: BENCHMARKS.md §9).
 pub fn required<'de, T: ToolArgument<'de>>(
     value: Option<&'de Value>,
     name: &str,
     expected: &str,
-    tool: impl InputOf,
+    tool: &dyn InputOf,
 ) -> Result<T, ToolFailure> {
     match value {
-        Some(value) => decode(value, name, tool),
+        Some(value) => match T::deserialize(value) {
+            Ok(v) => Ok(v),
+            Err(_) => decode_again(value, name, tool),
+        },
         None => Err(missing(name, expected)),
     }
 }
@@ -387,12 +402,11 @@ pub fn required<'de, T: ToolArgument<'de>>(
 ///
 /// # Errors
 /// An invalid-arguments failure when the argument is present and does not decode.
-#[allow(clippy::inline_always)] // as `decode`: once per parameter in every generated tool
-#[inline(always)]
+// Second pass only, as `required`.
 pub fn or_default<'de, T: ToolArgument<'de> + Default>(
     value: Option<&'de Value>,
     name: &str,
-    tool: impl InputOf,
+    tool: &dyn InputOf,
 ) -> Result<T, ToolFailure> {
     or_else(value, name, tool, T::default)
 }
@@ -402,18 +416,17 @@ pub fn or_default<'de, T: ToolArgument<'de> + Default>(
 ///
 /// # Errors
 /// An invalid-arguments failure when the argument is present and does not decode.
-#[allow(clippy::inline_always, clippy::needless_pass_by_value)] // as `decode`
-#[inline(always)]
+// Second pass only, as `required`.
 pub fn or_else<'de, T: ToolArgument<'de>>(
     value: Option<&'de Value>,
     name: &str,
-    tool: impl InputOf,
+    tool: &dyn InputOf,
     default: impl FnOnce() -> T,
 ) -> Result<T, ToolFailure> {
     match value {
         Some(value) => match T::deserialize(value) {
             Ok(v) => Ok(v),
-            Err(_) => optional_again(value, name, &tool, default),
+            Err(_) => optional_again(value, name, tool, default),
         },
         None => Ok(default()),
     }
@@ -448,7 +461,36 @@ pub fn again<R>(pass: impl FnOnce() -> R) -> R {
 #[cold]
 #[must_use]
 pub fn failures<const N: usize>(failures: [Option<ToolFailure>; N]) -> ToolFailure {
-    let mut failed = failures.into_iter().flatten();
+    combined(failures.into_iter().flatten())
+}
+
+/// The failures of a call's second pass over its arguments, gathered one argument at a time
+/// (not generic over the tool, so a crate of tools compiles one copy per argument type:
+/// BENCHMARKS.md §9); [`finish`](Self::finish) words them as [`failures`] does.
+#[derive(Default)]
+pub struct Failures(Vec<ToolFailure>);
+
+impl Failures {
+    /// The argument's value, or `None` with its failure kept.
+    pub fn take<T>(&mut self, result: Result<T, ToolFailure>) -> Option<T> {
+        match result {
+            Ok(value) => Some(value),
+            Err(failure) => {
+                self.0.push(failure);
+                None
+            }
+        }
+    }
+
+    /// One invalid-arguments failure for every failure taken, in order.
+    #[cold]
+    #[must_use]
+    pub fn finish(self) -> ToolFailure {
+        combined(self.0.into_iter())
+    }
+}
+
+fn combined(mut failed: impl Iterator<Item = ToolFailure>) -> ToolFailure {
     let Some(first) = failed.next() else {
         return ToolFailure::invalid_arguments("arguments: invalid");
     };
@@ -500,8 +542,11 @@ pub fn unknown(name: &str, known: &[&str]) -> ToolFailure {
 /// # Errors
 /// An internal failure when the value does not serialize (a map with non-string keys, a
 /// `Serialize` impl that fails).
-#[allow(clippy::inline_always)] // as `decode`: once per call in every generated tool
-#[inline(always)]
+#[allow(clippy::inline_always)]
+// as `decode`: once per call in every generated tool
+// Forced only where it pays: a debug build compiles a copy into every tool (BENCHMARKS.md §9).
+#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 pub fn encode<T: ToolOutput + ?Sized>(value: &T) -> Result<Value, ToolFailure> {
     serde_json::to_value(value)
         .map_err(|e| ToolFailure::internal(format!("tool result did not serialize: {e}")))

@@ -1,12 +1,13 @@
 //! The deadline and cancellation guard every call runs under ([`drive`]), and [`finish`].
 
-use std::future::{Future, poll_fn};
-use std::pin::{Pin, pin};
+use std::future::Future;
+use std::pin::Pin;
 use std::task::{Context, Poll};
 use std::time::Duration;
 
 use serde_json::Value;
-use tokio::time::Instant;
+use tokio::time::{Instant, Sleep};
+use tokio_util::sync::WaitForCancellationFutureOwned;
 
 use super::catch::{CatchUnwind, flatten};
 use crate::failure::ToolFailure;
@@ -20,11 +21,12 @@ use crate::tool::execution::ToolExecution;
 /// Costs nothing extra when there is no deadline and no cancellation token: no timer is
 /// armed, nothing is allocated, and the returned future is a plain struct that polls `fut`
 /// under `catch_unwind` (no state machine of its own). With either, the timer and the
-/// cancellation wait live in one extra allocation, which keeps them out of every tool's future
-/// (measured in BENCHMARKS.md §5).
+/// cancellation wait live in one extra allocation (a `Guard`), which keeps them out of every
+/// tool's future (measured in BENCHMARKS.md §5) and is the same type for every tool, so a
+/// crate of tools compiles it once (§9).
 ///
 /// `fut` is `Unpin` (generated tools pass their body pinned in place, other callers a box), so
-/// the unguarded path needs no pin projection.
+/// no pin projection is needed.
 ///
 /// # Errors
 /// `fut`'s own failure, or a panic, timeout or cancellation failure.
@@ -34,89 +36,122 @@ pub fn drive<'a, T, F>(
     ctx: &'a ToolContext,
     timeout: Option<Duration>,
     fut: F,
-) -> Drive<'a, F, impl Future<Output = Result<T, ToolFailure>> + 'a>
+) -> Drive<'a, F>
 where
     F: Future<Output = Result<T, ToolFailure>> + Unpin + 'a,
     T: 'a,
 {
-    if timeout.is_none() && ctx.is_unguarded() {
-        return Drive(State::Unguarded {
-            tool,
-            fut: CatchUnwind::new(fut),
-        });
+    let guard = if timeout.is_none() && ctx.is_unguarded() {
+        None
+    } else {
+        Some(Box::pin(Guard::new(ctx, timeout)))
+    };
+    Drive {
+        tool,
+        fut: CatchUnwind::new(fut),
+        guard,
     }
-    Drive(State::Guarded(Box::pin(guarded(tool, ctx, timeout, fut))))
 }
 
 /// The future [`drive`] returns.
 #[must_use = "futures do nothing unless awaited"]
-pub struct Drive<'a, F, G>(State<'a, F, G>);
-
-enum State<'a, F, G> {
-    /// No deadline, timeout or token: only panics are caught.
-    Unguarded { tool: &'a str, fut: CatchUnwind<F> },
-    /// The timer and the cancellation wait, in one allocation.
-    Guarded(Pin<Box<G>>),
+pub struct Drive<'a, F> {
+    tool: &'a str,
+    fut: CatchUnwind<F>,
+    /// The deadline and cancellation wait; `None` without either: only panics are caught.
+    guard: Option<Pin<Box<Guard>>>,
 }
 
-impl<T, F, G> Future for Drive<'_, F, G>
+impl<T, F> Future for Drive<'_, F>
 where
     F: Future<Output = Result<T, ToolFailure>> + Unpin,
-    G: Future<Output = Result<T, ToolFailure>>,
 {
     type Output = Result<T, ToolFailure>;
 
     #[inline]
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
-        // Every field is `Unpin` (`F` by bound, so `CatchUnwind<F>`; the guarded future boxed).
-        match &mut self.get_mut().0 {
-            State::Unguarded { tool, fut } => Pin::new(fut).poll(cx).map(|c| flatten(tool, c)),
-            State::Guarded(fut) => fut.as_mut().poll(cx),
+        // Every field is `Unpin` (`F` by bound, so `CatchUnwind<F>`; the guard boxed).
+        let this = self.get_mut();
+        let Some(guard) = &mut this.guard else {
+            return Pin::new(&mut this.fut)
+                .poll(cx)
+                .map(|c| flatten(this.tool, c));
+        };
+        if let Some(failure) = guard.as_mut().cancelled(this.tool, cx) {
+            return Poll::Ready(Err(failure));
+        }
+        if let Poll::Ready(caught) = Pin::new(&mut this.fut).poll(cx) {
+            return Poll::Ready(flatten(this.tool, caught));
+        }
+        match guard.as_mut().expired(this.tool, cx) {
+            Some(failure) => Poll::Ready(Err(failure)),
+            None => Poll::Pending,
         }
     }
 }
 
-/// `drive` with a deadline or a cancellation token.
-pub(super) async fn guarded<T, F>(
-    tool: &str,
-    ctx: &ToolContext,
-    timeout: Option<Duration>,
-    fut: F,
-) -> Result<T, ToolFailure>
-where
-    F: Future<Output = Result<T, ToolFailure>>,
-{
-    let now = timeout
-        .or(ctx.deadline().map(|_| Duration::ZERO))
-        .map(|_| Instant::now());
-    let own_deadline = timeout.zip(now).map(|(t, now)| now + t);
-    let deadline = match (own_deadline, ctx.deadline()) {
-        (Some(a), Some(b)) => Some(a.min(b)),
-        (a, b) => a.or(b),
-    };
-    let budget = deadline
-        .zip(now)
-        .map(|(d, now)| d.saturating_duration_since(now));
-    let mut fut = pin!(CatchUnwind::new(fut));
-    let mut sleep = pin!(deadline.map(tokio::time::sleep_until));
-    let mut cancelled = pin!(ctx.cancellation_token().map(|t| t.cancelled()));
-    poll_fn(|cx| {
-        if let Some(c) = cancelled.as_mut().as_pin_mut()
-            && c.poll(cx).is_ready()
-        {
-            return Poll::Ready(Err(ToolFailure::cancelled(tool)));
+pin_project_lite::pin_project! {
+    /// A call's deadline (the context's, or the tool's own `timeout` if that ends first) and
+    /// cancellation wait, boxed beside the call's future. Not generic: one copy serves every tool.
+    pub(super) struct Guard {
+        #[pin]
+        cancelled: Option<WaitForCancellationFutureOwned>,
+        #[pin]
+        sleep: Option<Sleep>,
+        budget: Option<Duration>,
+    }
+}
+
+impl Guard {
+    /// The guard for a call under `ctx` with the tool's own `timeout`.
+    pub(super) fn new(ctx: &ToolContext, timeout: Option<Duration>) -> Self {
+        let now = timeout
+            .or(ctx.deadline().map(|_| Duration::ZERO))
+            .map(|_| Instant::now());
+        let own_deadline = timeout.zip(now).map(|(t, now)| now + t);
+        let deadline = match (own_deadline, ctx.deadline()) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        let budget = deadline
+            .zip(now)
+            .map(|(d, now)| d.saturating_duration_since(now));
+        Self {
+            cancelled: ctx
+                .cancellation_token()
+                .map(|t| t.clone().cancelled_owned()),
+            sleep: deadline.map(tokio::time::sleep_until),
+            budget,
         }
-        if let Poll::Ready(caught) = fut.as_mut().poll(cx) {
-            return Poll::Ready(flatten(tool, caught));
-        }
-        if let Some(s) = sleep.as_mut().as_pin_mut()
-            && s.poll(cx).is_ready()
-        {
-            return Poll::Ready(Err(ToolFailure::timeout(tool, budget.unwrap_or_default())));
-        }
-        Poll::Pending
-    })
-    .await
+    }
+
+    /// Polled before the call: the cancelled failure of `tool` once the token is cancelled.
+    pub(super) fn cancelled(
+        self: Pin<&mut Self>,
+        tool: &str,
+        cx: &mut Context<'_>,
+    ) -> Option<ToolFailure> {
+        let cancelled = self.project().cancelled.as_pin_mut()?;
+        cancelled
+            .poll(cx)
+            .is_ready()
+            .then(|| ToolFailure::cancelled(tool))
+    }
+
+    /// Polled after the call, while it is pending: the timeout failure of `tool` once the
+    /// deadline has passed.
+    pub(super) fn expired(
+        self: Pin<&mut Self>,
+        tool: &str,
+        cx: &mut Context<'_>,
+    ) -> Option<ToolFailure> {
+        let this = self.project();
+        let sleep = this.sleep.as_pin_mut()?;
+        sleep
+            .poll(cx)
+            .is_ready()
+            .then(|| ToolFailure::timeout(tool, this.budget.unwrap_or_default()))
+    }
 }
 
 /// Wraps a tool's encoded output with the state changes it recorded.
