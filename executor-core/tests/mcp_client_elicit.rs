@@ -8,38 +8,14 @@ use std::sync::{Arc, Mutex};
 
 use serde_json::json;
 use tokio_util::sync::CancellationToken;
-use tool_executor::elicit::{Action, Answer, ElicitError, Form, Question, Reply};
+use tool_executor::elicit::{Action, ElicitError, Question, Reply};
 use tool_executor::mcp::{McpProtocol, McpServer, McpServerConfig, McpToolExecutor};
 use tool_executor::prelude::*;
 use tool_executor::tool::BoxFuture;
 
-#[derive(Form, Debug, Clone, Copy, PartialEq)]
-enum Seat {
-    /// By the window
-    Window,
-    /// On the aisle
-    Aisle,
-}
+mod booking_support;
 
-#[derive(Form)]
-struct Booking {
-    /// How many seats.
-    #[form(min = 1, max = 8, default = 2)]
-    count: u8,
-    seat: Seat,
-}
-
-/// Books seats, asking how many and where.
-#[tool]
-async fn book(ctx: &ToolContext, show: String) -> Result<String, ToolFailure> {
-    Ok(
-        match ctx.elicit::<Booking>(format!("Seats for {show}?")).await? {
-            Answer::Accepted(b) => format!("{} {:?} seats for {show}", b.count, b.seat),
-            Answer::Declined => "declined".into(),
-            Answer::Cancelled => "cancelled".into(),
-        },
-    )
-}
+use booking_support::book;
 
 async fn serve() -> (String, CancellationToken) {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();

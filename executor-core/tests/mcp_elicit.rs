@@ -7,7 +7,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use serde_json::{Value, json};
-use tool_executor::elicit::{Answer, Form};
+use tool_executor::elicit::Form;
 use tool_executor::mcp::McpServer;
 use tool_executor::mcp::rmcp;
 use tool_executor::prelude::*;
@@ -22,33 +22,9 @@ use rmcp::service::{
 
 const WAIT: Duration = Duration::from_secs(20);
 
-#[derive(Form, Debug, Clone, Copy, PartialEq)]
-enum Seat {
-    /// By the window
-    Window,
-    /// On the aisle
-    Aisle,
-}
+mod booking_support;
 
-#[derive(Form)]
-struct Booking {
-    /// How many seats.
-    #[form(min = 1, max = 8, default = 2)]
-    count: u8,
-    seat: Seat,
-}
-
-/// Books seats, asking how many and where.
-#[tool]
-async fn book(ctx: &ToolContext, show: String) -> Result<String, ToolFailure> {
-    Ok(
-        match ctx.elicit::<Booking>(format!("Seats for {show}?")).await? {
-            Answer::Accepted(b) => format!("{} {:?} seats", b.count, b.seat),
-            Answer::Declined => "declined".into(),
-            Answer::Cancelled => "cancelled".into(),
-        },
-    )
-}
+use booking_support::{Booking, book};
 
 /// Signs the user in on a page of ours.
 #[tool]
@@ -157,12 +133,12 @@ async fn a_session_question_is_an_elicitation_create_request() {
     let args = json!({ "show": "Hamlet" });
     assert_eq!(
         text(&call(&client, "book", args.clone()).await),
-        "3 Aisle seats"
+        "3 Aisle seats for Hamlet"
     );
     assert_eq!(text(&call(&client, "book", args.clone()).await), "declined");
     assert_eq!(
         text(&call(&client, "book", args).await),
-        "2 Window seats",
+        "2 Window seats for Hamlet",
         "the default fills what the answer left out"
     );
     let asked = asked.lock().unwrap();
@@ -246,7 +222,7 @@ async fn on_2026_07_28_rmcp_answers_the_input_required_round_with_the_same_handl
     let args = json!({ "show": "Hamlet" });
     assert_eq!(
         text(&call(&client, "book", args.clone()).await),
-        "4 Window seats"
+        "4 Window seats for Hamlet"
     );
     assert_eq!(text(&call(&client, "book", args).await), "cancelled");
     assert_eq!(
