@@ -367,6 +367,11 @@ impl ToolContext {
         }
     }
 
+    /// Takes the cancellation token out: a context-free call's guard holds it instead.
+    pub(crate) fn take_cancellation(&mut self) -> Option<CancellationToken> {
+        self.inner.get_mut()?.cancellation.take()
+    }
+
     pub(crate) fn cancellation_token(&self) -> Option<&CancellationToken> {
         self.inner()?.cancellation.as_ref()
     }

@@ -119,9 +119,11 @@ pin_project_lite::pin_project! {
 }
 
 impl Held {
-    fn new(tool: &'static str, ctx: ToolContext) -> Pin<Box<Self>> {
+    fn new(tool: &'static str, mut ctx: ToolContext) -> Pin<Box<Self>> {
+        // The tool never sees its context, so the token moves to the guard.
+        let token = ctx.take_cancellation();
         Box::pin(Self {
-            guard: Guard::new(&ctx, None),
+            guard: Guard::with_token(&ctx, None, token),
             tool,
             ctx,
         })

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use serde_json::Value;
 use tokio::time::{Instant, Sleep};
-use tokio_util::sync::WaitForCancellationFutureOwned;
+use tokio_util::sync::{CancellationToken, WaitForCancellationFutureOwned};
 
 use super::catch::{CatchUnwind, flatten};
 use crate::failure::ToolFailure;
@@ -105,6 +105,16 @@ pin_project_lite::pin_project! {
 impl Guard {
     /// The guard for a call under `ctx` with the tool's own `timeout`.
     pub(super) fn new(ctx: &ToolContext, timeout: Option<Duration>) -> Self {
+        Self::with_token(ctx, timeout, ctx.cancellation_token().cloned())
+    }
+
+    /// [`new`](Self::new) with the context's cancellation token already taken out of it (no
+    /// clone, whose count is kept under a lock).
+    pub(super) fn with_token(
+        ctx: &ToolContext,
+        timeout: Option<Duration>,
+        token: Option<CancellationToken>,
+    ) -> Self {
         let now = timeout
             .or(ctx.deadline().map(|_| Duration::ZERO))
             .map(|_| Instant::now());
@@ -117,9 +127,7 @@ impl Guard {
             .zip(now)
             .map(|(d, now)| d.saturating_duration_since(now));
         Self {
-            cancelled: ctx
-                .cancellation_token()
-                .map(|t| t.clone().cancelled_owned()),
+            cancelled: token.map(CancellationToken::cancelled_owned),
             sleep: deadline.map(tokio::time::sleep_until),
             budget,
         }
