@@ -194,6 +194,12 @@ async fn serve(
     let answer = match method {
         "tools/list" => list_tools(server, context).await,
         "tools/call" => call(server, params, context).await,
+        // A session that declared the 2026-07-28 extension at `initialize` (as
+        // `McpToolExecutor` does) got its tasks in the extension's form: it reads them so.
+        "tasks/get" if super::tasks::declared(&context) => match task_id(&params) {
+            Ok(id) => extension_get(server, &id).await,
+            Err(e) => Err(e),
+        },
         "tasks/get" => match task_id(&params) {
             Ok(id) => get(server, &id).await,
             Err(e) => Err(e),
@@ -436,6 +442,12 @@ async fn ask(peer: &Peer<RoleServer>, params: Value) -> Result<Value, String> {
         }
         _ => Err("the client answered elicitation/create with another result".to_owned()),
     }
+}
+
+/// `tasks/get` in the 2026-07-28 extension's form: the task with its result or error.
+async fn extension_get(server: &McpServer, id: &str) -> Result<Value, ErrorData> {
+    let result = super::tasks::get(server.tasks()?, id).await?;
+    serde_json::to_value(&result).map_err(|e| internal(format!("unwritable task: {e}")))
 }
 
 /// `tasks/get`: the task (no result).
